@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The CLI entry. `--version` is answered before anything else is imported, so it costs a bare Node start.
+import { readFileSync } from 'node:fs';
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  const { main } = await import('./cli.js');
+  process.exitCode = await main(argv);
+}

@@ -1,0 +1,40 @@
+import { loadConfig } from '../config/load.js';
+import { createKernel } from '../core/kernel.js';
+import type { Kernel } from '../core/kernel-types.js';
+import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
+import type { PermissionMode } from '../core/types/permission.js';
+
+/** The flags every command understands. */
+export interface CommonFlags {
+  cwd?: string;
+  config?: string;
+  debug?: boolean;
+  model?: string;
+  provider?: string;
+  permissionMode?: PermissionMode;
+}
+
+/** Turns CLI flags into the highest config layer. */
+export function flagsLayer(flags: CommonFlags): AssistantConfig {
+  const layer: AssistantConfig = {};
+  if (flags.provider || flags.model) layer.provider = { ...(flags.provider ? { name: flags.provider } : {}), ...(flags.model ? { model: flags.model } : {}) };
+  if (flags.permissionMode) layer.permissions = { mode: flags.permissionMode };
+  return layer;
+}
+
+/** Loads the configuration for the flags' working directory. */
+export function loadConfigFor(flags: CommonFlags): Promise<ResolvedConfig> {
+  return loadConfig({ cwd: flags.cwd ?? process.cwd(), configFile: flags.config, flags: flagsLayer(flags) });
+}
+
+/** Loads the configuration and applies every configured plugin (no `ready` yet: nothing is started). */
+export async function boot(flags: CommonFlags, headless: boolean): Promise<Kernel> {
+  const config = await loadConfigFor(flags);
+  return createKernel({
+    config,
+    headless,
+    logLevel: flags.debug ? 'debug' : (process.env.ASSISTANT_LOG_LEVEL as 'info' | undefined) ?? 'warn',
+    logFile: process.env.ASSISTANT_LOG_FILE,
+    traceHooks: flags.debug,
+  });
+}

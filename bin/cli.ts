@@ -1,0 +1,124 @@
+import { Command, CommanderError, Option } from 'commander';
+import { AssistantError, formatError } from '../core/errors.js';
+import type { Kernel } from '../core/kernel-types.js';
+import type { CliCommand } from '../core/types/commands.js';
+import { boot, type CommonFlags } from './boot.js';
+import { registerConfigCommands } from './commands/config.js';
+import { registerPluginsCommand } from './commands/plugins.js';
+import { registerDoctorCommand } from './commands/doctor.js';
+import { runMain, type RunFlags } from './commands/run.js';
+
+const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'help']);
+/** Options that take a value, so a pre-scan can skip their values when looking for the subcommand. */
+const VALUE_OPTIONS = new Set(['--cwd', '--config', '--model', '--provider', '--permission-mode', '--output-format', '--max-turns']);
+
+/** Reads the few flags needed before commander runs (which config to load, whether to debug). */
+function prescan(argv: string[]): { flags: CommonFlags; command?: string; print: boolean } {
+  const flags: CommonFlags = {};
+  let command: string | undefined;
+  let print = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    if (name === '--cwd') flags.cwd = value();
+    else if (name === '--config') flags.config = value();
+    else if (name === '--model') flags.model = value();
+    else if (name === '--provider') flags.provider = value();
+    else if (name === '--debug') flags.debug = true;
+    else if (name === '-p' || name === '--print') print = true;
+    else if (name === '--') break;
+    else if (VALUE_OPTIONS.has(name)) value();
+    else if (!name.startsWith('-') && command === undefined) command = name;
+  }
+  return { flags, command, print };
+}
+
+/** Adds the options every command shares. */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('--cwd <dir>', 'run as if started in <dir>')
+    .option('--config <file>', 'use this config file instead of searching for .assistantrc')
+    .option('--model <model>', 'model to use (overrides provider.model)')
+    .option('--provider <name>', 'provider to use (overrides provider.name), e.g. anthropic or openai')
+    .option('--debug', 'verbose logs on stderr, hook traces and stack traces');
+}
+
+function addPluginCommand(parent: Command, spec: CliCommand, exit: { code: number }): void {
+  const command = parent.command(spec.name).description(spec.description);
+  if (spec.arguments) command.arguments(spec.arguments);
+  for (const option of spec.options ?? []) command.option(option.flags, option.description, option.default as string);
+  for (const sub of spec.subcommands ?? []) addPluginCommand(command, sub, exit);
+  if (spec.action) {
+    command.action(async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const positional = (cmd.processedArgs.flat() as unknown[]).filter((a): a is string => typeof a === "string");
+      exit.code = (await spec.action!(positional, cmd.optsWithGlobals())) ?? 0;
+    });
+  }
+}
+
+/** Runs the CLI; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const pre = prescan(argv);
+  const debug = pre.flags.debug ?? false;
+  const exit = { code: 0 };
+  let kernel: Kernel | undefined;
+  let bootError: unknown;
+  if (!pre.command || !CORE_COMMANDS.has(pre.command)) {
+    try {
+      kernel = await boot(pre.flags, pre.print || !process.stdin.isTTY);
+    } catch (error) {
+      bootError = error;
+    }
+  }
+
+  const program = new Command('assistant')
+    .description('A coding agent for the terminal: reads, searches, edits and runs commands to do a task.')
+    .version(await readVersion(), '-V, --version')
+    .argument('[prompt...]', 'what to do; starts the interactive prompt when omitted')
+    .option('-p, --print', 'answer once without the interactive UI (headless), then exit')
+    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'acceptEdits', 'plan', 'bypass']))
+    .showHelpAfterError('(run assistant --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  addCommonOptions(program);
+  program.action(async (prompt: string[], flags: RunFlags) => {
+    if (bootError) throw bootError;
+    exit.code = await runMain(kernel!, prompt.join(' '), flags);
+  });
+
+  registerConfigCommands(program, exit);
+  registerPluginsCommand(program, exit);
+  registerDoctorCommand(program, exit);
+  if (kernel) {
+    kernel.hooks.commands.call(kernel.commands);
+    for (const spec of kernel.commands.listCli()) addPluginCommand(program, spec, exit);
+  }
+  const override = (command: Command) => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  override(program);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exit.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      // commander already printed its message.
+      return 2;
+    }
+    process.stderr.write(formatError(error, debug) + '\n');
+    if (bootError && error === bootError && !debug && !(error instanceof AssistantError)) process.stderr.write('(run with --debug for details)\n');
+    return error instanceof AssistantError ? error.exitCode : 1;
+  } finally {
+    await kernel?.shutdown(exit.code === 0 ? 'done' : 'error').catch(() => undefined);
+  }
+}
+
+async function readVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  return (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}

@@ -1,0 +1,38 @@
+/** The commented starter written by `assistant config init` (YAML; every key is optional). */
+export const STARTER_CONFIG = `# assistant configuration for this project. Every key is optional; see docs/configuration.md.
+# Layers, lowest first: built-in defaults < ~/.config/assistant/config.* < this file < command-line flags.
+
+# Share settings with other projects: a path or an installed package.
+# extends: ./shared/assistant-preset.yaml
+
+# Which model to talk to. Keys come from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY).
+provider:
+  name: anthropic          # or: openai (also for Ollama, LM Studio, vLLM via baseURL)
+  # model: claude-sonnet-4-5
+  # baseURL: http://localhost:11434/v1   # a local OpenAI-compatible server needs no key
+
+# What the agent may do without asking.
+permissions:
+  mode: default            # default | acceptEdits | plan (read-only) | bypass
+  # allow: ["Bash(npm test)", "Bash(npm run lint:*)", "Edit(src/**)"]
+  # ask:   ["Bash(git push:*)"]
+  # deny:  ["Read(secrets/**)"]
+
+# How the conversation is kept inside the model's window.
+# context:
+#   strategy: compaction   # compaction | rolling | static
+
+# Where sessions are stored.
+# persistence:
+#   store: jsonl           # jsonl (local files) | redis
+
+# Loop limits.
+# limits:
+#   maxTurns: 100
+
+# Extra plugins: npm packages installed in this project, or relative paths.
+# Disable a built-in with [name, false]; configure one with [name, { ...options }].
+# plugins:
+#   - assistant-plugin-example
+#   - ["./tools/my-plugin.js", { "someOption": true }]
+`;

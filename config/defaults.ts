@@ -1,0 +1,33 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AssistantConfig } from '../core/types/config.js';
+import type { ConfigLayer } from './layers.js';
+
+/**
+ * The default preset: the built-in plugins (loaded by path, through the same loader as any
+ * third-party package) and the default values. Every built-in can be disabled with
+ * `["<name>", false]` or replaced by a plugin of the same name.
+ */
+export const DEFAULT_PLUGINS: string[] = [];
+
+/** Default values for the core keys. */
+export const DEFAULT_VALUES: AssistantConfig = {
+  provider: { name: 'anthropic' },
+  permissions: { mode: 'default' },
+  context: { strategy: 'compaction' },
+  persistence: { store: 'jsonl' },
+  limits: { maxTurns: 100, maxToolFailures: 3, repeatedCallLimit: 3 },
+};
+
+/** The lowest configuration layer. */
+export function defaultLayer(): ConfigLayer {
+  return {
+    values: { ...structuredClone(DEFAULT_VALUES), plugins: DEFAULT_PLUGINS.map((p) => `./${p}`) },
+    source: 'defaults',
+    // Built-in plugin paths are relative to the compiled plugins folder.
+    baseDir: fileURLToPath(new URL('../plugins/', import.meta.url)),
+  };
+}
+
+/** Directory of this module (for tools that need the package root). */
+export const configDir = dirname(fileURLToPath(import.meta.url));

@@ -1,0 +1,84 @@
+import { dirname } from 'node:path';
+import type { AssistantConfig, PluginEntry, ResolvedPluginEntry } from '../core/types/config.js';
+
+/** One layer of configuration: its values and where they came from. */
+export interface ConfigLayer {
+  values: AssistantConfig;
+  /** A file path, or `defaults` / `flags`. */
+  source: string;
+  /** Directory relative plugin paths resolve from. */
+  baseDir: string;
+}
+
+/** The result of stacking layers. */
+export interface MergedLayers {
+  values: AssistantConfig;
+  sources: Record<string, string>;
+  plugins: ResolvedPluginEntry[];
+  disabled: string[];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapeKey(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function markSources(value: unknown, pointer: string, source: string, sources: Record<string, string>): void {
+  // A replaced subtree forgets where its old leaves came from.
+  for (const key of Object.keys(sources)) if (key.startsWith(pointer + '/')) delete sources[key];
+  sources[pointer] = source;
+  if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) markSources(v, `${pointer}/${escapeKey(k)}`, source, sources);
+}
+
+function mergeInto(target: Record<string, unknown>, overlay: Record<string, unknown>, pointer: string, source: string, sources: Record<string, string>) {
+  for (const [key, value] of Object.entries(overlay)) {
+    if (value === undefined) continue;
+    const path = `${pointer}/${escapeKey(key)}`;
+    if (isPlainObject(value) && isPlainObject(target[key])) {
+      target[key] = { ...(target[key] as Record<string, unknown>) };
+      sources[path] ??= source;
+      mergeInto(target[key] as Record<string, unknown>, value, path, source, sources);
+    } else {
+      target[key] = isPlainObject(value) ? structuredClone(value) : Array.isArray(value) ? [...value] : value;
+      markSources(value, path, source, sources);
+    }
+  }
+}
+
+/**
+ * Stacks layers, lowest first: objects merge key by key, anything else (arrays included) is
+ * replaced, except `plugins`, whose entries accumulate so every layer can add, configure or
+ * disable plugins.
+ */
+export function mergeLayers(layers: ConfigLayer[]): MergedLayers {
+  const values: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  const plugins: ResolvedPluginEntry[] = [];
+  const disabled = new Set<string>();
+  for (const layer of layers) {
+    const { plugins: entries, extends: _extends, ...rest } = layer.values;
+    mergeInto(values, rest, '', layer.source, sources);
+    for (const entry of (entries ?? []) as PluginEntry[]) {
+      const [spec, options] = typeof entry === 'string' ? [entry, {}] : [entry[0], entry[1] ?? {}];
+      if (options === false) {
+        disabled.add(spec);
+        continue;
+      }
+      disabled.delete(spec);
+      plugins.push({ spec, options, baseDir: layer.baseDir, source: layer.source });
+    }
+  }
+  if (plugins.length || disabled.size) {
+    values.plugins = plugins.map((p) => (Object.keys(p.options).length ? [p.spec, p.options] : p.spec));
+    sources['/plugins'] = 'merged';
+  }
+  return { values: values as AssistantConfig, sources, plugins, disabled: [...disabled] };
+}
+
+/** The directory of a config file (for resolving its relative paths). */
+export function layerDir(file: string): string {
+  return dirname(file);
+}

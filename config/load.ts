@@ -1,0 +1,163 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
+import { ConfigError } from '../core/errors.js';
+import { userDirs } from '../core/util/paths.js';
+import { resolveModule } from '../core/util/resolve-module.js';
+import { compileSchema, describeSchemaErrors } from '../core/util/json-validate.js';
+import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
+import { mergeLayers, type ConfigLayer } from './layers.js';
+import { coreConfigSchema } from './schema.js';
+import { defaultLayer } from './defaults.js';
+
+/** File names searched in each directory, first match wins. */
+export const SEARCH_PLACES = [
+  'package.json',
+  '.assistantrc',
+  '.assistantrc.json',
+  '.assistantrc.yaml',
+  '.assistantrc.yml',
+  '.assistantrc.js',
+  '.assistantrc.mjs',
+  '.assistantrc.cjs',
+  'assistant.config.js',
+  'assistant.config.mjs',
+  'assistant.config.cjs',
+];
+
+/** File names of the user's global config in its directory. */
+export const USER_CONFIG_PLACES = ['config.json', 'config.yaml', 'config.yml', 'config.js', 'config.mjs', 'config.cjs', '.assistantrc'];
+
+/** How to find and layer the configuration. */
+export interface LoadConfigOptions {
+  cwd: string;
+  /** Use this file as the project config instead of searching (`--config`). */
+  configFile?: string;
+  /** Highest layer: values from CLI flags. */
+  flags?: AssistantConfig;
+  env?: NodeJS.ProcessEnv;
+  /** Skip the user's global config (tests, `--bare`). */
+  noUserConfig?: boolean;
+}
+
+let explorer: PublicExplorer | undefined;
+function getExplorer(places: string[] = SEARCH_PLACES): PublicExplorer {
+  if (places !== SEARCH_PLACES) return cosmiconfig('assistant', { searchPlaces: places, searchStrategy: 'none', cache: false });
+  explorer ??= cosmiconfig('assistant', { searchPlaces: SEARCH_PLACES, searchStrategy: 'none', cache: false });
+  return explorer;
+}
+
+async function loadFile(file: string): Promise<AssistantConfig | undefined> {
+  try {
+    const result = await getExplorer().load(file);
+    if (!result || result.isEmpty) return {};
+    return normalizeModule(result.config, file);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ConfigError('ASSISTANT_CONFIG_NOT_FOUND', `config file not found: ${file}`, { file, cause });
+    throw parseError(file, cause);
+  }
+}
+
+function normalizeModule(config: unknown, file: string): AssistantConfig {
+  const value = config && typeof config === 'object' && 'default' in config && Object.keys(config).length === 1 ? (config as { default: unknown }).default : config;
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError('ASSISTANT_CONFIG_INVALID', `${file}: /: must be an object (got ${Array.isArray(value) ? 'an array' : typeof value})`, { file });
+  return value as AssistantConfig;
+}
+
+function parseError(file: string, cause: unknown): ConfigError {
+  const raw = (cause as Error)?.message ?? String(cause);
+  const firstLine = raw.split('\n')[0]!.replace(/^YAMLException: /, '').replace(/^JSONError: /, '');
+  return new ConfigError('ASSISTANT_CONFIG_PARSE', `${file}: cannot be parsed: ${firstLine}`, { file, cause });
+}
+
+async function searchUp(from: string): Promise<string | undefined> {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    try {
+      const found = await getExplorer().search(dir);
+      if (found) return found.filepath;
+    } catch (cause) {
+      const file = (cause as { filepath?: string }).filepath ?? (cause as { path?: string }).path ?? dir;
+      throw parseError(file, cause);
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function findGitRoot(from: string): string | undefined {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Expands a file and the files it `extends` into layers, lowest first. */
+async function fileLayers(file: string, seen: string[] = []): Promise<ConfigLayer[]> {
+  if (seen.includes(file))
+    throw new ConfigError('ASSISTANT_CONFIG_EXTENDS_CYCLE', `extends loops: ${[...seen, file].join(' → ')}`, { file });
+  const values = await loadFile(file);
+  if (!values) return [];
+  const layers: ConfigLayer[] = [];
+  const parents = values.extends === undefined ? [] : Array.isArray(values.extends) ? values.extends : [values.extends];
+  for (const parent of parents) {
+    if (typeof parent !== 'string')
+      throw new ConfigError('ASSISTANT_CONFIG_INVALID', `${file}: /extends: must be a string or a list of strings`, { file });
+    const target = resolveModule(parent, dirname(file)) ?? resolveExtendsFile(parent, dirname(file));
+    if (!target)
+      throw new ConfigError('ASSISTANT_CONFIG_NOT_FOUND', `${file}: /extends: cannot find "${parent}" (a path relative to the file, or an installed package)`, {
+        file,
+      });
+    layers.push(...(await fileLayers(target, [...seen, file])));
+  }
+  layers.push({ values, source: file, baseDir: dirname(file) });
+  return layers;
+}
+
+function resolveExtendsFile(spec: string, baseDir: string): string | undefined {
+  const path = resolve(baseDir, spec);
+  for (const candidate of [path, `${path}.json`, `${path}.yaml`, `${path}.yml`])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  return undefined;
+}
+
+async function userLayers(env: NodeJS.ProcessEnv): Promise<ConfigLayer[]> {
+  const dir = userDirs(env).config;
+  if (!existsSync(dir)) return [];
+  for (const place of USER_CONFIG_PLACES) {
+    const file = join(dir, place);
+    if (existsSync(file)) return fileLayers(file);
+  }
+  return [];
+}
+
+/** Validates one layer against the core schema; the error names the file and each bad JSON path. */
+export function validateLayer(layer: ConfigLayer): void {
+  const validate = compileSchema(coreConfigSchema);
+  if (validate(layer.values)) return;
+  const lines = describeSchemaErrors(validate.errors, layer.values);
+  throw new ConfigError('ASSISTANT_CONFIG_INVALID', `invalid configuration in ${layer.source}:\n  ${lines.join('\n  ')}`, {
+    file: layer.source,
+  });
+}
+
+/** Finds, loads, layers and validates the configuration for a directory. */
+export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd);
+  const projectFile = options.configFile ? resolve(cwd, options.configFile) : await searchUp(cwd);
+  if (options.configFile && !existsSync(projectFile!))
+    throw new ConfigError('ASSISTANT_CONFIG_NOT_FOUND', `config file not found: ${projectFile} (from --config)`, { file: projectFile });
+  const projectRoot = projectFile && !options.configFile ? dirname(projectFile) : (findGitRoot(cwd) ?? cwd);
+
+  const layers: ConfigLayer[] = [defaultLayer()];
+  if (!options.noUserConfig) layers.push(...(await userLayers(env)));
+  if (projectFile) layers.push(...(await fileLayers(projectFile)));
+  if (options.flags) layers.push({ values: options.flags, source: 'flags', baseDir: cwd });
+
+  for (const layer of layers) validateLayer(layer);
+  const files = layers.map((l) => l.source).filter((s) => s !== 'defaults' && s !== 'flags');
+  const merged = mergeLayers(layers);
+  return { ...merged, files, projectFile, projectRoot, cwd };
+}

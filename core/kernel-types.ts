@@ -1,0 +1,71 @@
+import type { Hooks } from './hooks.js';
+import type { Logger } from './logger.js';
+import type { ResolvedConfig, AssistantConfig } from './types/config.js';
+import type { ToolRegistry } from './types/tools.js';
+import type { CommandRegistry } from './types/commands.js';
+import type { Provider } from './types/provider.js';
+import type { JsonSchema } from './types/json-schema.js';
+
+/** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
+export interface LoadedPlugin {
+  name: string;
+  version?: string;
+  /** Resolved file the plugin was imported from. */
+  source: string;
+  /** The config file (or `defaults`) that listed it. */
+  listedIn: string;
+  /** Hook names the plugin tapped, in the order it tapped them. */
+  hooks: string[];
+}
+
+/** The kernel a plugin's `apply` receives. */
+export interface Kernel {
+  /** The kernel plugin API version (semver); plugins declare a compatible range in `kernelApi`. */
+  readonly apiVersion: string;
+  /** The frozen set of typed hooks. */
+  readonly hooks: Hooks;
+  /** The merged, validated configuration values. */
+  readonly config: Readonly<AssistantConfig>;
+  /** The full resolved configuration with the origin of every value. */
+  readonly resolvedConfig: ResolvedConfig;
+  /** The project's root directory (where the project config lives, or the git root, or the cwd). */
+  readonly projectRoot: string;
+  /** The directory the user started in. */
+  readonly cwd: string;
+  /** True when no person can answer questions (print mode, CI). */
+  readonly headless: boolean;
+  readonly tools: ToolRegistry;
+  readonly commands: CommandRegistry;
+  /** Loaded plugins, in apply order. */
+  readonly plugins: readonly LoadedPlugin[];
+  /** Logger for the kernel; plugins get their own via `apply`'s context. */
+  readonly logger: Logger;
+  /** The provider the config selects, created on first use. */
+  provider(): Provider;
+  /** Runs the `ready` hook once (registering async tools with it); later calls wait for the first. */
+  start(): Promise<void>;
+  /** Runs the `shutdown` hook once. */
+  shutdown(reason?: 'done' | 'signal' | 'error'): Promise<void>;
+}
+
+/** What `apply` receives besides the kernel and options. */
+export interface PluginContext {
+  /** A logger named after the plugin. */
+  logger: Logger;
+}
+
+/** A plugin: `apply` taps hooks and registers things; anything async happens in a `ready` tap. */
+export interface Plugin<Options = Record<string, unknown>> {
+  /** Kebab-case, unique: it names taps, logs and errors. */
+  name: string;
+  version?: string;
+  /** Kernel API range the plugin was built for, e.g. `^1.0.0`. */
+  kernelApi?: string;
+  /** Names of plugins that must be loaded too (checked, never reordered). */
+  requires?: string[];
+  /** A top-level config key whose value becomes (part of) this plugin's options, e.g. `permissions`. */
+  configKey?: string;
+  /** JSON Schema of the options; validated with ajv before `apply`. */
+  optionsSchema?: JsonSchema;
+  apply(kernel: Kernel, options: Options, context: PluginContext): void;
+}

@@ -1,0 +1,183 @@
+import { createHooks, type Hooks } from './hooks.js';
+import { instrumentHook, type TapTracker } from './instrument.js';
+import { createLogger, type LogLevel, type Logger } from './logger.js';
+import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
+import { ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
+import { createToolRegistry } from './tools/registry.js';
+import { createCommandRegistry } from './commands.js';
+import { KERNEL_API_VERSION } from './version.js';
+import { didYouMean } from './util/close-matches.js';
+import type { Kernel, LoadedPlugin } from './kernel-types.js';
+import type { ResolvedConfig } from './types/config.js';
+import type { Provider } from './types/provider.js';
+
+/** How to build a kernel. */
+export interface KernelOptions {
+  config: ResolvedConfig;
+  /** No one can answer questions (print mode, CI). */
+  headless?: boolean;
+  logLevel?: LogLevel;
+  /** Write logs as JSON lines to this file instead of stderr. */
+  logFile?: string;
+  /** Trace every hook call at debug level. */
+  traceHooks?: boolean;
+  /** Plugins applied after the configured ones (tests, embedding). */
+  extraPlugins?: PreparedPlugin[];
+}
+
+/** Top-level config keys the core owns; plugins claim more through `configKey`. */
+export const CORE_CONFIG_KEYS = ['$schema', 'extends', 'plugins', 'provider', 'permissions', 'context', 'persistence', 'limits'];
+
+function hookProxy(hooks: Hooks): Hooks {
+  const ignored = new Set(['then', 'toJSON', 'constructor', 'inspect', 'nodeType', 'asymmetricMatch', 'valueOf', 'toString']);
+  return new Proxy(hooks, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !(key in target) && !ignored.has(key) && !key.startsWith('$$') && !key.startsWith('@@'))
+        throw new PluginError(
+          'ASSISTANT_HOOK_UNKNOWN',
+          `there is no hook "${key}"${didYouMean(key, Object.keys(target))}; the hooks are listed in docs/hooks.md`,
+          { hook: key },
+        );
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+/** Creates a kernel: imports, checks and applies the configured plugins. */
+export async function createKernel(options: KernelOptions): Promise<Kernel> {
+  const { config } = options;
+  const logger = createLogger('assistant', { level: options.logLevel ?? 'warn', file: options.logFile });
+  const rawHooks = createHooks();
+  const loaded = new Map<string, LoadedPlugin>();
+  const tracker: TapTracker = {
+    active: undefined,
+    record(plugin, hook) {
+      const info = loaded.get(plugin);
+      if (info && !info.hooks.includes(hook)) info.hooks.push(hook);
+    },
+  };
+  const trace = options.traceHooks ? logger.child('hooks') : undefined;
+  for (const [name, hook] of Object.entries(rawHooks)) {
+    if (name === 'provider') {
+      rawHooks.provider.intercept({
+        factory: (key, created) => {
+          instrumentHook(created, `provider.${String(key)}`, tracker, trace);
+          return created;
+        },
+      });
+    } else {
+      instrumentHook(hook as Parameters<typeof instrumentHook>[0], name, tracker, trace);
+    }
+  }
+  const hooks = hookProxy(rawHooks);
+
+  const prepared = await collectPlugins(config.plugins, config.disabled);
+  prepared.push(...(options.extraPlugins ?? []));
+  checkCompatibility(prepared, KERNEL_API_VERSION);
+  checkUnknownKeys(config, prepared);
+
+  let provider: Provider | undefined;
+  let started: Promise<void> | undefined;
+  let stopped: Promise<void> | undefined;
+  const kernel: Kernel = {
+    apiVersion: KERNEL_API_VERSION,
+    hooks,
+    config: config.values,
+    resolvedConfig: config,
+    projectRoot: config.projectRoot,
+    cwd: config.cwd,
+    headless: options.headless ?? false,
+    tools: createToolRegistry(() => tracker.active),
+    commands: createCommandRegistry(() => tracker.active),
+    plugins: [],
+    logger,
+    provider() {
+      provider ??= selectProvider(hooks, config);
+      return provider;
+    },
+    start() {
+      started ??= (async () => {
+        await hooks.ready.promise(kernel);
+        await hooks.registerTools.promise(kernel.tools);
+      })();
+      return started;
+    },
+    shutdown(reason = 'done') {
+      // Nothing to release when the kernel never started (e.g. `assistant --help`).
+      if (!started) return Promise.resolve();
+      stopped ??= (async () => {
+        await started!.catch(() => undefined);
+        await hooks.shutdown.promise({ reason });
+        await provider?.close?.();
+      })();
+      return stopped;
+    },
+  };
+
+  const sourceOf = (pointer: string) => sourceFor(config, pointer);
+  for (const item of prepared) {
+    const { plugin } = item;
+    const pluginOptions = resolveOptions(item, config.values, sourceOf);
+    const info: LoadedPlugin = { name: plugin.name, version: plugin.version, source: item.source, listedIn: item.listedIn, hooks: [] };
+    loaded.set(plugin.name, info);
+    (kernel.plugins as LoadedPlugin[]).push(info);
+    tracker.active = plugin.name;
+    try {
+      plugin.apply(kernel, pluginOptions, { logger: logger.child(plugin.name) });
+    } catch (cause) {
+      if (isAssistantError(cause) && cause.code === 'ASSISTANT_HOOK_UNKNOWN')
+        throw new PluginError('ASSISTANT_HOOK_UNKNOWN', `plugin "${plugin.name}" (${item.source}): ${cause.message}`, {
+          plugin: plugin.name,
+          cause,
+        });
+      throw new PluginError(
+        'ASSISTANT_PLUGIN_APPLY_FAILED',
+        `plugin "${plugin.name}" (${item.source}) failed while applying: ${(cause as Error)?.message ?? cause}`,
+        { plugin: plugin.name, cause, file: item.source },
+      );
+    } finally {
+      tracker.active = undefined;
+    }
+  }
+  hooks.afterPlugins.call(kernel);
+  return kernel;
+}
+
+/** The file (or layer) that set the value at `pointer`, or the nearest parent that has one. */
+export function sourceFor(config: ResolvedConfig, pointer: string): string {
+  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+    if (config.sources[p]) return config.sources[p]!;
+    if (!p) return config.projectFile ?? 'defaults';
+  }
+}
+
+function checkUnknownKeys(config: ResolvedConfig, prepared: PreparedPlugin[]): void {
+  const known = new Set(CORE_CONFIG_KEYS);
+  for (const { plugin } of prepared) if (plugin.configKey) known.add(plugin.configKey.split('.')[0]!);
+  const unknown = Object.keys(config.values).filter((k) => !known.has(k));
+  if (unknown.length)
+    throw new ConfigError(
+      'ASSISTANT_CONFIG_INVALID',
+      unknown
+        .map((k) => `${sourceFor(config, `/${k}`)}: /${k}: is not a known key${didYouMean(k, known)} (no loaded plugin claims it)`)
+        .join('\n'),
+      { file: sourceFor(config, `/${unknown[0]}`) },
+    );
+}
+
+function selectProvider(hooks: Hooks, config: ResolvedConfig): Provider {
+  const { name, model, ...rest } = config.values.provider ?? {};
+  if (!name)
+    throw new ProviderError(
+      'ASSISTANT_PROVIDER_NOT_CONFIGURED',
+      'no provider is selected: set provider.name in .assistantrc (e.g. "anthropic" or "openai") or pass --provider',
+    );
+  const hook = hooks.provider.get(name);
+  const created = hook?.isUsed() ? hook.call({ name, model, options: rest }) : undefined;
+  if (!created)
+    throw new ProviderError(
+      'ASSISTANT_PROVIDER_UNKNOWN',
+      `no loaded plugin provides "${name}" (set in ${sourceFor(config, '/provider/name')}); add the provider's plugin to plugins in your config`,
+    );
+  return created;
+}

@@ -1,0 +1,52 @@
+import { appendFileSync } from 'node:fs';
+
+/** Log levels, most verbose first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+/** A named logger. Logs go to stderr or a JSONL file, never to stdout (which belongs to the user's output). */
+export interface Logger {
+  readonly name: string;
+  readonly level: LogLevel;
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+  child(name: string): Logger;
+  isEnabled(level: LogLevel): boolean;
+}
+
+/** Where log lines go. */
+export interface LogSink {
+  level: LogLevel;
+  /** Append JSON lines here instead of writing text to stderr. */
+  file?: string;
+  write?: (line: string) => void;
+}
+
+/** Creates a logger; children share the sink. */
+export function createLogger(name: string, sink: LogSink): Logger {
+  const threshold = RANK[sink.level];
+  const emit = (level: LogLevel, message: string, data?: Record<string, unknown>) => {
+    if (RANK[level] < threshold) return;
+    if (sink.file) {
+      appendFileSync(sink.file, JSON.stringify({ time: new Date().toISOString(), level, name, message, ...data }) + '\n');
+      return;
+    }
+    const extra = data && Object.keys(data).length ? ' ' + JSON.stringify(data) : '';
+    const line = `[${level}] ${name}: ${message}${extra}\n`;
+    if (sink.write) sink.write(line);
+    else process.stderr.write(line);
+  };
+  return {
+    name,
+    level: sink.level,
+    debug: (m, d) => emit('debug', m, d),
+    info: (m, d) => emit('info', m, d),
+    warn: (m, d) => emit('warn', m, d),
+    error: (m, d) => emit('error', m, d),
+    child: (child) => createLogger(`${name}:${child}`, sink),
+    isEnabled: (level) => RANK[level] >= threshold,
+  };
+}

@@ -1,0 +1,144 @@
+import { pathToFileURL } from 'node:url';
+import { PluginError, ConfigError } from './errors.js';
+import type { Plugin } from './kernel-types.js';
+import type { ResolvedPluginEntry, AssistantConfig } from './types/config.js';
+import { isPathSpec, resolveModule } from './util/resolve-module.js';
+import { satisfies } from './util/semver-range.js';
+import { compileSchema, describeSchemaErrors } from './util/json-validate.js';
+
+/** A plugin ready to apply: its module, validated options, and where it came from. */
+export interface PreparedPlugin {
+  plugin: Plugin<any>;
+  options: Record<string, unknown>;
+  source: string;
+  listedIn: string;
+}
+
+const NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+
+/** Imports one plugin module and checks it exports a plugin. */
+export async function importPlugin(entry: ResolvedPluginEntry): Promise<{ plugin: Plugin<any>; source: string }> {
+  const file = resolveModule(entry.spec, entry.baseDir);
+  if (!file) {
+    const how = isPathSpec(entry.spec)
+      ? `no file at ${entry.spec} (relative to ${entry.baseDir})`
+      : `package "${entry.spec}" is not installed in ${entry.baseDir} or a parent node_modules (run: npm install --save-dev ${entry.spec})`;
+    throw new PluginError('ASSISTANT_PLUGIN_NOT_FOUND', `cannot load plugin "${entry.spec}" listed in ${entry.source}: ${how}`, {
+      file: entry.source,
+    });
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (cause) {
+    throw new PluginError(
+      'ASSISTANT_PLUGIN_LOAD_FAILED',
+      `plugin "${entry.spec}" (${file}) threw while loading: ${(cause as Error)?.message ?? cause}`,
+      { cause, file },
+    );
+  }
+  const candidate = (mod.default ?? mod.plugin) as Plugin<any> | undefined;
+  if (!candidate || typeof candidate !== 'object' || typeof candidate.apply !== 'function' || typeof candidate.name !== 'string')
+    throw new PluginError(
+      'ASSISTANT_PLUGIN_INVALID',
+      `"${entry.spec}" (${file}) does not export a plugin: expected a default export made with definePlugin({ name, apply })`,
+      { file },
+    );
+  if (!NAME.test(candidate.name))
+    throw new PluginError('ASSISTANT_PLUGIN_INVALID', `plugin name "${candidate.name}" (${file}) must be kebab-case`, { file });
+  return { plugin: candidate, source: file };
+}
+
+/**
+ * Imports the listed plugins and settles the final set: an entry naming an already-listed plugin
+ * only changes its options; a plugin with the name of an earlier one replaces it; `false` disables.
+ */
+export async function collectPlugins(entries: ResolvedPluginEntry[], disabled: string[]): Promise<PreparedPlugin[]> {
+  const byName = new Map<string, PreparedPlugin>();
+  // Imports run in parallel; settling keeps the listed order.
+  // (An entry that turns out to name an already-listed plugin has its import result ignored.)
+  const imports = entries.map((entry) => importPlugin(entry).catch((error: unknown) => ({ error })));
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const existing = !isPathSpec(entry.spec) ? byName.get(entry.spec) : undefined;
+    if (existing) {
+      existing.options = { ...existing.options, ...entry.options };
+      existing.listedIn = entry.source;
+      continue;
+    }
+    const imported = await imports[i]!;
+    if ('error' in imported) throw imported.error;
+    byName.delete(imported.plugin.name);
+    byName.set(imported.plugin.name, { plugin: imported.plugin, options: entry.options, source: imported.source, listedIn: entry.source });
+  }
+  for (const name of disabled) byName.delete(name);
+  return [...byName.values()];
+}
+
+/** Checks `kernelApi` and `requires` across the final set. */
+export function checkCompatibility(prepared: PreparedPlugin[], apiVersion: string): void {
+  const names = new Set(prepared.map((p) => p.plugin.name));
+  for (const { plugin, source } of prepared) {
+    if (plugin.kernelApi && !satisfies(apiVersion, plugin.kernelApi))
+      throw new PluginError(
+        'ASSISTANT_PLUGIN_KERNEL_API',
+        `plugin "${plugin.name}" (${source}) needs kernel API ${plugin.kernelApi}, but this assistant provides ${apiVersion}; upgrade assistant or use a version of the plugin built for ${apiVersion}`,
+        { plugin: plugin.name, file: source },
+      );
+    for (const required of plugin.requires ?? [])
+      if (!names.has(required))
+        throw new PluginError(
+          'ASSISTANT_PLUGIN_REQUIRES_MISSING',
+          `plugin "${plugin.name}" requires plugin "${required}", which is not loaded; add it to plugins in your config`,
+          { plugin: plugin.name, file: source },
+        );
+  }
+}
+
+/** Reads a dotted config key (`context.rolling`) from the config. */
+export function configAt(config: AssistantConfig, key: string): unknown {
+  let cur: unknown = config;
+  for (const part of key.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/**
+ * Computes a plugin's options (its config key, overlaid by options in its `plugins:` entry),
+ * validates them against `optionsSchema` (filling defaults) and returns them.
+ */
+export function resolveOptions(
+  prepared: PreparedPlugin,
+  config: AssistantConfig,
+  sourceOf: (pointer: string) => string,
+): Record<string, unknown> {
+  const { plugin } = prepared;
+  const fromKey = plugin.configKey ? configAt(config, plugin.configKey) : undefined;
+  const options = {
+    ...(fromKey && typeof fromKey === 'object' ? (fromKey as Record<string, unknown>) : {}),
+    ...prepared.options,
+  };
+  if (!plugin.optionsSchema) return options;
+  let validate;
+  try {
+    validate = compileSchema(plugin.optionsSchema);
+  } catch (cause) {
+    throw new PluginError('ASSISTANT_PLUGIN_INVALID', `plugin "${plugin.name}" has an invalid optionsSchema: ${(cause as Error).message}`, {
+      plugin: plugin.name,
+      cause,
+    });
+  }
+  if (!validate(options)) {
+    const base = plugin.configKey ? `/${plugin.configKey.split('.').join('/')}` : `plugins[${plugin.name}]`;
+    const lines = describeSchemaErrors(validate.errors, options, base);
+    const file = plugin.configKey ? sourceOf(base) : prepared.listedIn;
+    throw new ConfigError(
+      'ASSISTANT_PLUGIN_OPTIONS_INVALID',
+      `invalid options for plugin "${plugin.name}" in ${file}:\n  ${lines.join('\n  ')}`,
+      { plugin: plugin.name, file },
+    );
+  }
+  return options;
+}

@@ -1,0 +1,57 @@
+import type { PermissionMode } from './permission.js';
+
+/** A `plugins:` entry: a package name or path, optionally with options, or `false` to disable a plugin by name. */
+export type PluginEntry = string | [string, Record<string, unknown> | false];
+
+/** Loop limits; each is reported clearly when hit. */
+export interface LimitsConfig {
+  maxTurns?: number;
+  /** Consecutive failing tool calls before the loop stops and asks the user. */
+  maxToolFailures?: number;
+  /** The same tool call this many times in a row injects a "you seem stuck" note. */
+  repeatedCallLimit?: number;
+  /** Stop when the prompt has used this many tokens (input + output). */
+  maxTokens?: number;
+  /** Stop when the prompt has cost this many US dollars. */
+  maxCostUsd?: number;
+}
+
+/** The configuration, as merged from every layer (see docs/configuration.md). */
+export interface AssistantConfig {
+  extends?: string | string[];
+  plugins?: PluginEntry[];
+  provider?: { name?: string; model?: string; [option: string]: unknown };
+  permissions?: { mode?: PermissionMode; [option: string]: unknown };
+  context?: { strategy?: string; [option: string]: unknown };
+  persistence?: { store?: string; [option: string]: unknown };
+  limits?: LimitsConfig;
+  /** Keys owned by plugins (`configKey`), validated by their schemas. */
+  [key: string]: unknown;
+}
+
+/** A plugin entry after merging: where it came from and how to load it. */
+export interface ResolvedPluginEntry {
+  /** Package name or path as written. */
+  spec: string;
+  options: Record<string, unknown>;
+  /** Directory relative paths and package names are resolved from. */
+  baseDir: string;
+  /** The file (or `defaults` / `flags`) that listed it. */
+  source: string;
+}
+
+/** The merged configuration plus where each value came from. */
+export interface ResolvedConfig {
+  values: AssistantConfig;
+  plugins: ResolvedPluginEntry[];
+  /** Plugin names disabled with `false`. */
+  disabled: string[];
+  /** JSON pointer (`/provider/model`) → the file, `defaults` or `flags` that set it. */
+  sources: Record<string, string>;
+  /** The config files that were read, lowest layer first. */
+  files: string[];
+  /** The project config file, when one was found. */
+  projectFile?: string;
+  projectRoot: string;
+  cwd: string;
+}

@@ -1,0 +1,26 @@
+import type { Message, ToolCallPart, ToolResultPart, Usage } from './messages.js';
+import type { ProviderStreamEvent } from './provider.js';
+import type { PermissionDecision, PermissionRequest } from './permission.js';
+
+/** Where an event came from: the main agent, or a sub-agent by id. */
+export interface EventOrigin {
+  agentId?: string;
+  sessionId?: string;
+}
+
+/** Everything observers (UI, stream-json output, audit, metrics) see, in the order it happened. */
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number; prompt?: Message }
+  | { type: 'model'; event: ProviderStreamEvent }
+  | { type: 'tool_start'; call: ToolCallPart; summary: string }
+  | { type: 'tool_end'; call: ToolCallPart; result: ToolResultPart; durationMs: number }
+  | { type: 'permission'; request: PermissionRequest; decision: PermissionDecision }
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string; code?: string }
+  | { type: 'turn_end'; turn: number; usage: Usage }
+  | { type: 'done'; reason: DoneReason; text: string; usage: Usage; turns: number };
+
+/** Why a prompt's work ended. */
+export type DoneReason = 'completed' | 'max_turns' | 'budget' | 'tool_failures' | 'aborted' | 'error';
+
+/** An event with its origin attached. */
+export type OriginEvent = AgentEvent & EventOrigin;

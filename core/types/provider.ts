@@ -1,0 +1,93 @@
+import type { AssistantMessage, Message, StopReason, SystemSection, Usage } from './messages.js';
+import type { JsonSchema } from './json-schema.js';
+
+/** A tool as the model sees it: what providers convert to their wire format. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** Where the stable, cacheable prefix of a request ends, as decided by the context strategy. */
+export interface CacheHints {
+  /** Mark the end of system + tools as a breakpoint. */
+  system: boolean;
+  /** Indices into `messages`; a breakpoint is placed after the last content block of each. */
+  messages: number[];
+}
+
+/** Everything a provider needs for one model call, in the internal format. */
+export interface ProviderRequest {
+  model: string;
+  system: SystemSection[];
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  temperature?: number;
+  /** Extended thinking / reasoning budget in tokens; absent or 0 means off. */
+  thinkingBudget?: number;
+  cache?: CacheHints;
+  /** Provider-specific extras passed through untouched (headers, metadata, ...). */
+  extra?: Record<string, unknown>;
+}
+
+/** The normalized events every provider stream yields. */
+export type ProviderStreamEvent =
+  | { type: 'message_start'; model: string }
+  | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
+  | { type: 'tool_call_start'; id: string; name: string }
+  | { type: 'tool_call_delta'; id: string; partialJson: string }
+  | {
+      type: 'tool_call_end';
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      /** Present when the input JSON was cut off or malformed: the call must not run. */
+      inputError?: string;
+    }
+  | { type: 'usage'; usage: Usage }
+  /** A failed attempt that will be retried after `delayMs`. */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'stop'; reason: StopReason; message: AssistantMessage; usage: Usage };
+
+/** A finished, non-streamed model response. */
+export interface ProviderResponse {
+  message: AssistantMessage;
+  usage: Usage;
+  stopReason: StopReason;
+}
+
+/** What a provider can do; the loop and strategies adapt to it. */
+export interface ProviderCapabilities {
+  images: boolean;
+  thinking: boolean;
+  promptCaching: boolean;
+  parallelToolCalls: boolean;
+}
+
+/** A model provider, created by a provider plugin for the name the config selects. */
+export interface Provider {
+  readonly name: string;
+  readonly capabilities: ProviderCapabilities;
+  /** Streams one model call. Aborting `signal` stops the HTTP request promptly. */
+  stream(request: ProviderRequest, signal?: AbortSignal): AsyncIterable<ProviderStreamEvent>;
+  /** One non-streamed model call. */
+  complete(request: ProviderRequest, signal?: AbortSignal): Promise<ProviderResponse>;
+  /** Input tokens the request would use (an estimate where the provider has no exact count). */
+  countTokens(request: Pick<ProviderRequest, 'model' | 'system' | 'messages' | 'tools'>): Promise<number>;
+  /** The model's context window in tokens. */
+  contextWindow(model: string): number;
+  /** Releases sockets and timers. */
+  close?(): Promise<void>;
+}
+
+/** The provider settings a provider plugin receives when asked to create a provider. */
+export interface ProviderSettings {
+  /** The provider name the config selected (`provider.name`). */
+  name: string;
+  /** The model the config selected, if any; providers fall back to their own default. */
+  model?: string;
+  /** Everything else under `provider` in the config (baseURL, apiKey env name, retries, ...). */
+  options: Record<string, unknown>;
+}

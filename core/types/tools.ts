@@ -1,0 +1,108 @@
+import type { ImagePart, TextPart, ToolCallPart } from './messages.js';
+import type { Json, JsonSchema } from './json-schema.js';
+
+/** The resources one tool call reads and writes; the scheduler runs calls whose sets do not conflict together. */
+export interface LockSet {
+  /** Resource keys read: absolute, symlink-resolved paths, or `*` for everything. */
+  reads: string[];
+  /** Resource keys written: absolute, symlink-resolved paths, or `*` for everything. */
+  writes: string[];
+}
+
+/** What a lock-set function may consult: where the call runs. */
+export interface LockContext {
+  projectRoot: string;
+  cwd: string;
+}
+
+/** What a tool does, for the permission engine: rule patterns like `Edit(src/**)` match on it. */
+export type ToolCategory = 'read' | 'edit' | 'execute' | 'network' | 'other';
+
+/** Hints the permission engine uses to judge a call without knowing the tool by name. */
+export interface ToolRisk {
+  category: ToolCategory;
+  /** The paths the call touches, as the model gave them (the engine resolves them). */
+  paths?: (input: Record<string, unknown>) => string[];
+  /** The shell command the call runs, for tools that run one. */
+  command?: (input: Record<string, unknown>) => string | undefined;
+}
+
+/** The outcome of a tool call as the model will see it. A failure is a result with `isError`, never a throw. */
+export interface ToolResult {
+  content: Array<TextPart | ImagePart>;
+  isError?: boolean;
+  /** Structured facts for the UI, audit log and later tool calls (line counts, exit codes, checksums, diffs). */
+  metadata?: { [key: string]: Json };
+}
+
+/** The plain data a worker receives: it crosses a thread boundary, so nothing here may be a class or function. */
+export interface WorkerTask {
+  tool: string;
+  callId: string;
+  input: Record<string, unknown>;
+  projectRoot: string;
+  cwd: string;
+  /** Per-tool options from the plugin that registered it. */
+  options: { [key: string]: Json };
+}
+
+/** What a main-thread tool handler receives besides its input. */
+export interface ToolContext {
+  callId: string;
+  projectRoot: string;
+  cwd: string;
+  signal: AbortSignal;
+  sessionId?: string;
+  /** The sub-agent making the call, when it is not the main agent. */
+  agentId?: string;
+}
+
+/** How a tool is implemented: in a piscina worker (file URL of its module) or on the main thread. */
+export type ToolImplementation<I> =
+  | {
+      /** File URL of the module the worker imports, e.g. `new URL('./read.worker.js', import.meta.url).href`. */
+      module: string;
+      /** The export to call as `run(task) → ToolResult`; default `run`. */
+      export?: string;
+      /** Plain data handed to every task of this tool. */
+      options?: { [key: string]: Json };
+      handler?: undefined;
+    }
+  | {
+      /** A main-thread handler, for tools whose state lives in the kernel (todos, sub-agents, MCP). */
+      handler: (input: I, context: ToolContext) => Promise<ToolResult>;
+      module?: undefined;
+    };
+
+/** A tool, as a plugin registers it. Built-in, MCP and third-party tools all use this shape. */
+export type ToolDefinition<I = Record<string, unknown>> = {
+  /** Must match `^[a-zA-Z0-9_-]{1,64}$` (both providers' rule). */
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** `read` / `write` lock the paths from `risk.paths` (or everything when it has none); a function decides per input. */
+  access: 'read' | 'write' | ((input: I, context: LockContext) => LockSet);
+  risk: ToolRisk;
+  /** Default time limit for one call; the runner aborts past it. */
+  timeoutMs?: number;
+  /** One line for the UI: the key argument ("src/a.ts", "npm test"). */
+  summarize?: (input: I) => string;
+  /** The plugin that registered the tool (filled in by the registry). */
+  plugin?: string;
+} & ToolImplementation<I>;
+
+/** A tool call on its way through the pipeline: the model's call plus where it came from. */
+export interface ToolCallRequest {
+  call: ToolCallPart;
+  /** The sub-agent making the call, when it is not the main agent. */
+  agentId?: string;
+}
+
+/** The registry of tools on a kernel instance. */
+export interface ToolRegistry {
+  register(definition: ToolDefinition<any>): void;
+  unregister(name: string): boolean;
+  get(name: string): ToolDefinition<any> | undefined;
+  /** All tools, sorted by name so the prompt stays byte-stable. */
+  list(): ToolDefinition<any>[];
+}

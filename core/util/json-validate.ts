@@ -1,0 +1,68 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from '../types/json-schema.js';
+
+let shared: Ajv | undefined;
+
+/** One ajv instance per process: all errors, defaults filled in, unknown formats tolerated. */
+export function ajv(): Ajv {
+  shared ??= new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true });
+  return shared;
+}
+
+/** Compiles a schema once; compile errors (a broken schema) throw. */
+export function compileSchema<T = unknown>(schema: JsonSchema): ValidateFunction<T> {
+  return ajv().compile<T>(schema as object);
+}
+
+/** One readable line per schema error: `/limits/maxTurns: must be integer (got "ten")`. */
+export function describeSchemaErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  data: unknown,
+  basePath = '',
+): string[] {
+  if (!errors) return [];
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    // `if`/`anyOf` wrappers repeat what their branches already said.
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    let path = basePath + e.instancePath;
+    let what: string;
+    if (e.keyword === 'additionalProperties') {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      path = `${path}/${extra}`;
+      what = 'is not a known key';
+    } else if (e.keyword === 'required') {
+      what = `must have the key "${(e.params as { missingProperty: string }).missingProperty}"`;
+    } else if (e.keyword === 'enum') {
+      what = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    } else {
+      what = e.message ?? e.keyword;
+    }
+    const got = e.keyword === 'type' || e.keyword === 'enum' || e.keyword === 'pattern' ? ` (got ${preview(valueAt(data, e.instancePath))})` : '';
+    const line = `${path || '/'}: ${what}${got}`;
+    if (!seen.has(line)) {
+      seen.add(line);
+      lines.push(line);
+    }
+  }
+  return lines;
+}
+
+/** Reads the value at a JSON pointer. */
+export function valueAt(data: unknown, pointer: string): unknown {
+  if (!pointer) return data;
+  let cur: unknown = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function preview(value: unknown): string {
+  const s = JSON.stringify(value);
+  if (s === undefined) return String(value);
+  return s.length > 40 ? s.slice(0, 37) + '...' : s;
+}
