@@ -108,8 +108,8 @@ export function createHooks() {
     // permission
     /** Layered policy: first decisive tap wins, `undefined` abstains. Fails closed: a throw is a denial. */
     permission: new AsyncSeriesBailHook<[PermissionRequest], PermissionDecision | undefined>(['request']),
-    /** Ask a person about an `ask` decision. No answer (headless) means deny. */
-    approval: new AsyncSeriesBailHook<[ApprovalRequest], ApprovalAnswer | undefined>(['approval']),
+    /** Ask a person about the `ask` decisions of one turn, as a batch; one answer per request. No answer (headless) means deny. */
+    approval: new AsyncSeriesBailHook<[ApprovalRequest[]], ApprovalAnswer[] | undefined>(['approvals']),
 
     // context
     /** Sections of the system prompt; each tap returns the new list. */

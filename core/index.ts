@@ -21,6 +21,7 @@ export {
 export type { Logger, LogLevel } from './logger.js';
 export { userDirs, type UserDirs } from './util/paths.js';
 export { TOOL_NAME } from './tools/registry.js';
+export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
 export * from './types/messages.js';
 export type * from './types/provider.js';
 export type * from './types/tools.js';

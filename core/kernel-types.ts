@@ -1,7 +1,8 @@
 import type { Hooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ResolvedConfig, AssistantConfig } from './types/config.js';
-import type { ToolRegistry } from './types/tools.js';
+import type { ToolBatchContext, ToolRegistry } from './types/tools.js';
+import type { ToolCallPart, ToolResultPart } from './types/messages.js';
 import type { CommandRegistry } from './types/commands.js';
 import type { Provider } from './types/provider.js';
 import type { JsonSchema } from './types/json-schema.js';
@@ -40,6 +41,12 @@ export interface Kernel {
   readonly plugins: readonly LoadedPlugin[];
   /** Logger for the kernel; plugins get their own via `apply`'s context. */
   readonly logger: Logger;
+  /**
+   * Runs one turn's tool calls through the single pipeline every call takes (validate →
+   * beforeToolCall → permission → approval → scheduler → execute → afterToolCall). Results come
+   * back in call order; a failure is an error result, never a throw.
+   */
+  runToolCalls(calls: ToolCallPart[], context: ToolBatchContext): Promise<ToolResultPart[]>;
   /** The provider the config selects, created on first use. */
   provider(): Provider;
   /** Runs the `ready` hook once (registering async tools with it); later calls wait for the first. */

@@ -2,7 +2,7 @@ import { createHooks, type Hooks } from './hooks.js';
 import { instrumentHook, type TapTracker } from './instrument.js';
 import { createLogger, type LogLevel, type Logger } from './logger.js';
 import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
-import { ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
+import { AssistantError, ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
 import { createToolRegistry } from './tools/registry.js';
 import { createCommandRegistry } from './commands.js';
 import { KERNEL_API_VERSION } from './version.js';
@@ -91,6 +91,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     commands: createCommandRegistry(() => tracker.active),
     plugins: [],
     logger,
+    runToolCalls() {
+      throw new AssistantError('ASSISTANT_INTERNAL', 'the tool runtime is not part of this build yet');
+    },
     provider() {
       provider ??= selectProvider(hooks, config);
       return provider;

@@ -106,3 +106,16 @@ export interface ToolRegistry {
   /** All tools, sorted by name so the prompt stays byte-stable. */
   list(): ToolDefinition<any>[];
 }
+
+/** Where a batch of tool calls runs and under which rules. */
+export interface ToolBatchContext {
+  /** The permission mode in force for this batch. */
+  mode: import('./permission.js').PermissionMode;
+  signal: AbortSignal;
+  turn: number;
+  sessionId?: string;
+  /** The sub-agent making the calls, when it is not the main agent. */
+  agentId?: string;
+  /** Restricts which tools may run (sub-agent subsets, --allowed-tools); others get an error result. */
+  toolFilter?: (name: string) => boolean;
+}
