@@ -19,7 +19,8 @@ export {
   type ErrorOptions,
 } from './errors.js';
 export type { Logger, LogLevel } from './logger.js';
-export { userDirs, type UserDirs } from './util/paths.js';
+export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
+export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
 export * from './types/messages.js';

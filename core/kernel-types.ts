@@ -6,6 +6,7 @@ import type { ToolCallPart, ToolResultPart } from './types/messages.js';
 import type { CommandRegistry } from './types/commands.js';
 import type { Provider } from './types/provider.js';
 import type { JsonSchema } from './types/json-schema.js';
+import type { SessionState } from './session.js';
 
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
@@ -39,6 +40,8 @@ export interface Kernel {
   readonly commands: CommandRegistry;
   /** Loaded plugins, in apply order. */
   readonly plugins: readonly LoadedPlugin[];
+  /** The open session, once the CLI (or an embedder) has opened one. */
+  session: SessionState | undefined;
   /** Logger for the kernel; plugins get their own via `apply`'s context. */
   readonly logger: Logger;
   /**

@@ -91,6 +91,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     commands: createCommandRegistry(() => tracker.active),
     plugins: [],
     logger,
+    session: undefined,
     runToolCalls() {
       throw new AssistantError('ASSISTANT_INTERNAL', 'the tool runtime is not part of this build yet');
     },

@@ -23,3 +23,22 @@ export function userDirs(env: NodeJS.ProcessEnv = process.env): UserDirs {
     cache: env.XDG_CACHE_HOME ? join(env.XDG_CACHE_HOME, 'assistant') : windows ? join(localAppData, 'assistant', 'cache') : join(home, '.cache', 'assistant'),
   };
 }
+
+/** A short stable hash of a project root, used to group per-project data. */
+export function projectHash(projectRoot: string): string {
+  // FNV-1a over the path, two rounds for 64 bits: stable across runs and platforms, no crypto import.
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ projectRoot.length;
+  for (let i = 0; i < projectRoot.length; i++) {
+    const c = projectRoot.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x85ebca6b) >>> 0;
+  }
+  return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
+}
+
+/** Per-project data directory: `<data>/projects/<basename>-<hash>`. */
+export function projectDataDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = projectRoot.split(/[\\/]/).filter(Boolean).pop() ?? 'root';
+  return join(userDirs(env).data, 'projects', `${base.replace(/[^a-zA-Z0-9._-]/g, '_')}-${projectHash(projectRoot)}`);
+}
