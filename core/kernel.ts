@@ -48,6 +48,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options;
   const logger = createLogger('assistant', { level: options.logLevel ?? 'warn', file: options.logFile });
   const rawHooks = createHooks();
+  const providerNames = new Set<string>();
   const loaded = new Map<string, LoadedPlugin>();
   const tracker: TapTracker = {
     active: undefined,
@@ -61,6 +62,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     if (name === 'provider') {
       rawHooks.provider.intercept({
         factory: (key, created) => {
+          providerNames.add(String(key));
           instrumentHook(created, `provider.${String(key)}`, tracker, trace);
           return created;
         },
@@ -96,7 +98,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       throw new AssistantError('ASSISTANT_INTERNAL', 'the tool runtime is not part of this build yet');
     },
     provider() {
-      provider ??= selectProvider(hooks, config);
+      provider ??= selectProvider(hooks, config, providerNames);
       return provider;
     },
     start() {
@@ -169,7 +171,7 @@ function checkUnknownKeys(config: ResolvedConfig, prepared: PreparedPlugin[]): v
     );
 }
 
-function selectProvider(hooks: Hooks, config: ResolvedConfig): Provider {
+function selectProvider(hooks: Hooks, config: ResolvedConfig, known: Set<string>): Provider {
   const { name, model, ...rest } = config.values.provider ?? {};
   if (!name)
     throw new ProviderError(
@@ -181,7 +183,8 @@ function selectProvider(hooks: Hooks, config: ResolvedConfig): Provider {
   if (!created)
     throw new ProviderError(
       'ASSISTANT_PROVIDER_UNKNOWN',
-      `no loaded plugin provides "${name}" (set in ${sourceFor(config, '/provider/name')}); add the provider's plugin to plugins in your config`,
+      `no loaded plugin provides "${name}" (set in ${sourceFor(config, '/provider/name')})${didYouMean(name, known)}; ` +
+        (known.size ? `available: ${[...known].sort().join(', ')}` : "add the provider's plugin to plugins in your config"),
     );
   return created;
 }

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv, makeProject } from '../support/project.js';
+
+const env = isolatedEnv();
+const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at .*:\d+:\d+/);
+
+describe('assistant config validate', () => {
+  it('accepts a valid config', async () => {
+    const dir = makeProject({ '.assistantrc': 'limits:\n  maxTurns: 5\n' });
+    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('configuration is valid');
+    expect(r.stdout).toContain(join(dir, '.assistantrc'));
+  });
+
+  it('rejects bad YAML with the file and the parser reason, exit 2, no stack', async () => {
+    const dir = makeProject({ '.assistantrc.yaml': 'provider:\n  name: [anthropic\n' });
+    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ASSISTANT_CONFIG_PARSE: .*\.assistantrc\.yaml: cannot be parsed: /);
+    noStack(r.stderr);
+  });
+
+  it('rejects a wrong type with file, JSON path and expectation', async () => {
+    const dir = makeProject({ '.assistantrc.json': JSON.stringify({ limits: { maxTurns: 'many' } }) });
+    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ASSISTANT_CONFIG_INVALID');
+    expect(r.stderr).toContain(join(dir, '.assistantrc.json'));
+    expect(r.stderr).toContain('/limits/maxTurns: must be integer (got "many")');
+    noStack(r.stderr);
+  });
+
+  it('rejects an unknown plugin naming it and the file that listed it', async () => {
+    const dir = makeProject({ '.assistantrc': 'plugins:\n  - assistant-plugin-nope\n' });
+    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ASSISTANT_PLUGIN_NOT_FOUND');
+    expect(r.stderr).toContain('"assistant-plugin-nope"');
+    expect(r.stderr).toContain(join(dir, '.assistantrc'));
+    noStack(r.stderr);
+  });
+
+  it('prints the stack only with --debug', async () => {
+    const dir = makeProject({ 'p.mjs': 'export default { name: "boom", apply() { throw new Error("bad apply"); } };', '.assistantrc': 'plugins: [./p.mjs]\n' });
+    const plain = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr.trim().split('\n')).toHaveLength(1);
+    expect(plain.stderr).toContain('ASSISTANT_PLUGIN_APPLY_FAILED: plugin "boom"');
+    const debug = await runCli(['config', 'validate', '--debug'], { cwd: dir, env });
+    expect(debug.stderr).toMatch(/Caused by: Error: bad apply\n\s+at /);
+  });
+});
+
+describe('assistant config show / init', () => {
+  it('shows each value with the file it came from', async () => {
+    const dir = makeProject({ '.assistantrc': 'provider:\n  model: m1\n' });
+    const r = await runCli(['config', 'show', '--model', 'm2'], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('provider.model = "m2"    # flags');
+    expect(r.stdout).toContain('provider.name = "anthropic"    # defaults');
+    const json = JSON.parse((await runCli(['config', 'show', '--json'], { cwd: dir, env })).stdout);
+    expect(json.values.provider.model).toBe('m1');
+    expect(json.sources['/provider/model']).toBe(join(dir, '.assistantrc'));
+  });
+
+  it('writes a valid commented starter and refuses to overwrite without --force', async () => {
+    const dir = makeProject({ '.git/HEAD': '' });
+    const r = await runCli(['config', 'init'], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(dir, '.assistantrc'), 'utf8');
+    expect(text).toMatch(/^# assistant configuration/);
+    expect((await runCli(['config', 'validate'], { cwd: dir, env })).code).toBe(0);
+    const again = await runCli(['config', 'init'], { cwd: dir, env });
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('already exists; pass --force');
+    expect((await runCli(['config', 'init', '--force'], { cwd: dir, env })).code).toBe(0);
+  });
+});
+
+describe('assistant plugins / doctor / --version', () => {
+  it('lists a plugin with its source, version and hooks', async () => {
+    const dir = makeProject({
+      'p.mjs': 'export default { name: "hello", version: "2.0.0", apply(k) { k.hooks.turnStart.tap("hello", () => {}); k.hooks.commands.tap("hello", () => {}); } };',
+      '.assistantrc': 'plugins: [./p.mjs]\n',
+    });
+    const r = await runCli(['plugins', '--json'], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    const hello = JSON.parse(r.stdout).find((p: { name: string }) => p.name === 'hello');
+    expect(hello).toMatchObject({ version: '2.0.0', source: join(dir, 'p.mjs'), hooks: ['turnStart', 'commands'] });
+  });
+
+  it('doctor works with no key at all and reports what is missing', async () => {
+    const dir = makeProject();
+    const r = await runCli(['doctor'], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ok\s+node: v\d+/);
+    expect(r.stdout).toContain('provider keys: none of ANTHROPIC_API_KEY');
+  });
+
+  it('prints the version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const r = await runCli(['--version'], { cwd: makeProject(), env });
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  it('reports an unknown option as a usage error (exit 2)', async () => {
+    const r = await runCli(['--frobnicate'], { cwd: makeProject(), env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--frobnicate'");
+  });
+});
