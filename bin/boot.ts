@@ -12,13 +12,20 @@ export interface CommonFlags {
   model?: string;
   provider?: string;
   permissionMode?: PermissionMode;
+  /** Permission rules from --allowed-tools / --disallowed-tools. */
+  allowedTools?: string[];
+  disallowedTools?: string[];
 }
 
 /** Turns CLI flags into the highest config layer. */
 export function flagsLayer(flags: CommonFlags): AssistantConfig {
   const layer: AssistantConfig = {};
   if (flags.provider || flags.model) layer.provider = { ...(flags.provider ? { name: flags.provider } : {}), ...(flags.model ? { model: flags.model } : {}) };
-  if (flags.permissionMode) layer.permissions = { mode: flags.permissionMode };
+  const permissions: NonNullable<AssistantConfig['permissions']> = {};
+  if (flags.permissionMode) permissions.mode = flags.permissionMode;
+  if (flags.allowedTools?.length) permissions.allow = flags.allowedTools;
+  if (flags.disallowedTools?.length) permissions.deny = flags.disallowedTools;
+  if (Object.keys(permissions).length) layer.permissions = permissions;
   return layer;
 }
 

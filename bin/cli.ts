@@ -10,7 +10,7 @@ import { runMain, type RunFlags } from './commands/run.js';
 
 const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'help']);
 /** Options that take a value, so a pre-scan can skip their values when looking for the subcommand. */
-const VALUE_OPTIONS = new Set(['--cwd', '--config', '--model', '--provider', '--permission-mode', '--output-format', '--max-turns']);
+const VALUE_OPTIONS = new Set(['--cwd', '--config', '--model', '--provider', '--permission-mode', '--output-format', '--max-turns', '--allowed-tools', '--disallowed-tools']);
 
 /** Reads the few flags needed before commander runs (which config to load, whether to debug). */
 function prescan(argv: string[]): { flags: CommonFlags; command?: string; print: boolean } {
@@ -26,12 +26,32 @@ function prescan(argv: string[]): { flags: CommonFlags; command?: string; print:
     else if (name === '--model') flags.model = value();
     else if (name === '--provider') flags.provider = value();
     else if (name === '--debug') flags.debug = true;
+    else if (name === '--permission-mode') flags.permissionMode = value() as CommonFlags['permissionMode'];
+    else if (name === '--allowed-tools') flags.allowedTools = collectRules(value() ?? '', flags.allowedTools ?? []);
+    else if (name === '--disallowed-tools') flags.disallowedTools = collectRules(value() ?? '', flags.disallowedTools ?? []);
     else if (name === '-p' || name === '--print') print = true;
     else if (name === '--') break;
     else if (VALUE_OPTIONS.has(name)) value();
     else if (!name.startsWith('-') && command === undefined) command = name;
   }
   return { flags, command, print };
+}
+
+/** Splits "Bash(npm test),Edit" on commas outside parentheses and appends to `previous`. */
+export function collectRules(value: string, previous: string[]): string[] {
+  const out = [...previous];
+  let depth = 0;
+  let current = '';
+  for (const ch of value) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if (ch === ',' && depth === 0) {
+      if (current.trim()) out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
 }
 
 /** Adds the options every command shares. */
@@ -79,6 +99,10 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[prompt...]', 'what to do; starts the interactive prompt when omitted')
     .option('-p, --print', 'answer once without the interactive UI (headless), then exit')
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'acceptEdits', 'plan', 'bypass']))
+    .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--max-turns <n>', 'stop after this many model turns')
+    .option('--allowed-tools <rules>', 'comma-separated permission rules to allow without asking, e.g. "Bash(npm test),Edit" (repeatable)', collectRules, [])
+    .option('--disallowed-tools <rules>', 'comma-separated permission rules to deny; bare tool names are also hidden from the model (repeatable)', collectRules, [])
     .showHelpAfterError('(run assistant --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });

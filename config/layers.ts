@@ -33,11 +33,19 @@ function markSources(value: unknown, pointer: string, source: string, sources: R
   if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) markSources(v, `${pointer}/${escapeKey(k)}`, source, sources);
 }
 
+/** Lists that accumulate across layers instead of being replaced: every layer's rules apply. */
+const ACCUMULATING = new Set(['/permissions/allow', '/permissions/ask', '/permissions/deny']);
+
 function mergeInto(target: Record<string, unknown>, overlay: Record<string, unknown>, pointer: string, source: string, sources: Record<string, string>) {
   for (const [key, value] of Object.entries(overlay)) {
     if (value === undefined) continue;
     const path = `${pointer}/${escapeKey(key)}`;
-    if (isPlainObject(value) && isPlainObject(target[key])) {
+    if (ACCUMULATING.has(path) && Array.isArray(value) && Array.isArray(target[key])) {
+      const merged = [...(target[key] as unknown[])];
+      for (const item of value) if (!merged.includes(item)) merged.push(item);
+      target[key] = merged;
+      sources[path] = sources[path] === source ? source : 'merged';
+    } else if (isPlainObject(value) && isPlainObject(target[key])) {
       target[key] = { ...(target[key] as Record<string, unknown>) };
       sources[path] ??= source;
       mergeInto(target[key] as Record<string, unknown>, value, path, source, sources);
@@ -51,7 +59,7 @@ function mergeInto(target: Record<string, unknown>, overlay: Record<string, unkn
 /**
  * Stacks layers, lowest first: objects merge key by key, anything else (arrays included) is
  * replaced, except `plugins`, whose entries accumulate so every layer can add, configure or
- * disable plugins.
+ * disable plugins, and the permission rule lists, which accumulate so every layer's rules apply.
  */
 export function mergeLayers(layers: ConfigLayer[]): MergedLayers {
   const values: Record<string, unknown> = {};

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   ASSISTANT_HOOK_UNKNOWN: { exit: 2, text: 'A plugin used a hook that does not exist.' },
   ASSISTANT_PROVIDER_NOT_CONFIGURED: { exit: 3, text: 'No provider is selected, or it has no API key or base URL.' },
   ASSISTANT_PROVIDER_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the selected provider.' },
+  ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The model stream broke the protocol (ended early, malformed events).' },
 } as const;
 
 /** A stable error code. */

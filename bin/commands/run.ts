@@ -1,16 +1,79 @@
-import type { Kernel } from '../../core/kernel-types.js';
 import { AssistantError } from '../../core/errors.js';
+import type { Kernel } from '../../core/kernel-types.js';
+import { openSession } from '../../core/session.js';
+import { createRunner } from '../../core/agent/runner.js';
+import type { DoneReason } from '../../core/types/events.js';
 import type { CommonFlags } from '../boot.js';
+import { attachOutput, type OutputFormat } from '../headless-output.js';
 
 /** Flags of the main command. */
 export interface RunFlags extends CommonFlags {
   print?: boolean;
+  outputFormat?: OutputFormat;
+  maxTurns?: string;
+  allowedTools?: string[];
+  disallowedTools?: string[];
 }
 
-/** The main job: `assistant [prompt]` / `assistant -p "..."`. */
-export async function runMain(kernel: Kernel, prompt: string, _flags: RunFlags): Promise<number> {
+/** Exit status for each way a prompt can end (see the README's table). */
+export const EXIT_FOR: Record<DoneReason, number> = {
+  completed: 0,
+  error: 1,
+  max_turns: 4,
+  budget: 4,
+  tool_failures: 4,
+  aborted: 130,
+};
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Tool names hidden from the model by `--disallowed-tools` (bare names only; patterns become deny rules). */
+function hiddenTools(flags: RunFlags): Set<string> {
+  return new Set((flags.disallowedTools ?? []).filter((t) => /^[a-zA-Z0-9_-]+$/.test(t)));
+}
+
+/** The main job: `assistant -p "..."` (headless). The interactive UI takes over when no -p is given. */
+export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags): Promise<number> {
+  const headless = flags.print || !process.stdin.isTTY || !process.stdout.isTTY;
+  if (!headless)
+    throw new AssistantError('ASSISTANT_USAGE', 'no interactive UI plugin is loaded; pass -p "<prompt>" to run headless, or add a UI plugin');
+  const prompt = promptArg.trim() || (await readStdin()).trim();
+  if (!prompt) throw new AssistantError('ASSISTANT_USAGE', 'no prompt: pass it as an argument (assistant -p "fix the failing test") or on stdin');
+  const maxTurns = flags.maxTurns === undefined ? undefined : Number(flags.maxTurns);
+  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1))
+    throw new AssistantError('ASSISTANT_USAGE', `--max-turns must be a positive integer (got "${flags.maxTurns}")`);
+
   await kernel.start();
-  kernel.provider();
-  void prompt;
-  throw new AssistantError('ASSISTANT_INTERNAL', 'the agent loop is not part of this build yet');
+  // Fail before anything else happens when no model is reachable.
+  const provider = kernel.provider();
+  const session = await openSession(kernel.hooks, {
+    projectRoot: kernel.projectRoot,
+    mode: kernel.config.permissions?.mode ?? 'default',
+    provider: provider.name,
+    model: kernel.config.provider?.model ?? provider.defaultModel,
+  });
+  kernel.session = session;
+  const runner = createRunner(kernel, session);
+  const output = attachOutput(kernel, flags.outputFormat ?? 'text', session.info.id);
+  const onSignal = () => runner.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const hidden = hiddenTools(flags);
+    const result = await runner.run(prompt, {
+      limits: maxTurns ? { maxTurns } : undefined,
+      toolFilter: hidden.size ? (name) => !hidden.has(name) : undefined,
+    });
+    output.finish(result);
+    return result.error ? result.error.exitCode : EXIT_FOR[result.reason];
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    output.detach();
+  }
 }

@@ -70,6 +70,8 @@ export interface ProviderCapabilities {
 export interface Provider {
   readonly name: string;
   readonly capabilities: ProviderCapabilities;
+  /** The model used when the config names none. */
+  readonly defaultModel?: string;
   /** Streams one model call. Aborting `signal` stops the HTTP request promptly. */
   stream(request: ProviderRequest, signal?: AbortSignal): AsyncIterable<ProviderStreamEvent>;
   /** One non-streamed model call. */

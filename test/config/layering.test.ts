@@ -23,12 +23,18 @@ describe('config layering', () => {
     expect(config.files).toEqual([userFile, projectFile]);
   });
 
-  it('replaces arrays rather than concatenating them, but accumulates plugin entries', async () => {
+  it('replaces arrays, but accumulates plugin entries and permission rules', async () => {
     const env = isolatedEnv();
-    writeFiles(env.ASSISTANT_CONFIG_DIR!, { 'config.json': JSON.stringify({ permissions: { allow: ['Read(**)'] }, plugins: ['./user-plugin.js'] }) });
-    const dir = makeProject({ '.assistantrc': JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, plugins: ['./project-plugin.js'] }) });
-    const config = await loadConfig({ cwd: dir, env });
-    expect(config.values.permissions?.allow).toEqual(['Bash(npm test)']);
+    writeFiles(env.ASSISTANT_CONFIG_DIR!, {
+      'config.json': JSON.stringify({ permissions: { allow: ['Read(**)'] }, context: { keep: ['a', 'b'] }, plugins: ['./user-plugin.js'] }),
+    });
+    const dir = makeProject({
+      '.assistantrc': JSON.stringify({ permissions: { allow: ['Bash(npm test)', 'Read(**)'] }, context: { keep: ['c'] }, plugins: ['./project-plugin.js'] }),
+    });
+    const config = await loadConfig({ cwd: dir, env, flags: { permissions: { deny: ['Bash(rm:*)'] } } });
+    expect(config.values.permissions?.allow).toEqual(['Read(**)', 'Bash(npm test)']);
+    expect(config.values.permissions?.deny).toEqual(['Bash(rm:*)']);
+    expect(config.values.context?.keep).toEqual(['c']);
     expect(config.plugins.map((p) => [p.spec, p.baseDir])).toEqual([
       ['./user-plugin.js', env.ASSISTANT_CONFIG_DIR],
       ['./project-plugin.js', dir],

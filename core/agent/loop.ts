@@ -1,0 +1,230 @@
+import { AssistantError, ProviderError, isAssistantError } from '../errors.js';
+import type { TurnContext } from '../hooks.js';
+import type { Kernel } from '../kernel-types.js';
+import { addUsage, emptyUsage, messageText, type AssistantMessage, type Message, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
+import type { AgentEvent, DoneReason } from '../types/events.js';
+import type { LimitsConfig } from '../types/config.js';
+import type { PermissionMode } from '../types/permission.js';
+import type { ProviderRequest, ProviderStreamEvent, ToolSpec } from '../types/provider.js';
+import type { ContextView } from '../types/context.js';
+import type { Conversation } from './conversation.js';
+import type { SteeringQueue } from './steering.js';
+import { RepeatDetector } from './repeat-detector.js';
+
+/** How to run the loop for one prompt. */
+export interface AgentLoopOptions {
+  conversation: Conversation;
+  prompt: string | UserMessage;
+  signal: AbortSignal;
+  mode: PermissionMode;
+  limits?: LimitsConfig;
+  /** Sub-agent id; absent for the main agent. */
+  agentId?: string;
+  sessionId?: string;
+  /** Which tools the model may see and call (sub-agent subsets, --allowed-tools). */
+  toolFilter?: (name: string) => boolean;
+  /** The base system prompt; the `systemPrompt` hook still refines it. Default: empty, built by plugins. */
+  system?: SystemSection[];
+  /** Overrides the configured model. */
+  model?: string;
+  steering?: SteeringQueue;
+}
+
+/** How a prompt's work ended. */
+export interface AgentLoopResult {
+  reason: DoneReason;
+  /** The final assistant text (or what there was when it stopped). */
+  text: string;
+  usage: Usage;
+  turns: number;
+  /** Why it stopped, for people, when it did not simply complete. */
+  message?: string;
+  error?: AssistantError;
+}
+
+const DEFAULT_LIMITS: Required<Pick<LimitsConfig, 'maxTurns' | 'maxToolFailures' | 'repeatedCallLimit'>> = {
+  maxTurns: 100,
+  maxToolFailures: 3,
+  repeatedCallLimit: 3,
+};
+const DEFAULT_MAX_OUTPUT = 8192;
+
+function userMessage(text: string, origin: 'user' | 'steering' | 'reminder'): UserMessage {
+  return { role: 'user', content: [{ type: 'text', text }], meta: { time: Date.now(), origin } };
+}
+
+function totalTokens(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+
+/**
+ * The master loop: prompt → context → model → tools → results → repeat, until a reply has no
+ * tool call or a limit is hit. Everything goes through hooks; tool failures are results the model
+ * sees, never crashes.
+ */
+export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): Promise<AgentLoopResult> {
+  const { hooks } = kernel;
+  const { conversation, signal, agentId, sessionId } = options;
+  const limits = { ...DEFAULT_LIMITS, ...kernel.config.limits, ...options.limits };
+  const usage = emptyUsage();
+  const emit = (event: AgentEvent) => hooks.event.call({ ...event, agentId, sessionId });
+  const repeats = new RepeatDetector(limits.repeatedCallLimit);
+  let consecutiveFailures = 0;
+  let turns = 0;
+  let lastText = '';
+
+  const finish = (reason: DoneReason, message?: string, error?: AssistantError): AgentLoopResult => {
+    if (message) emit({ type: 'notice', level: reason === 'completed' ? 'info' : reason === 'error' ? 'error' : 'warn', message, code: error?.code });
+    emit({ type: 'done', reason, text: lastText, usage, turns });
+    return { reason, text: lastText, usage, turns, message, error };
+  };
+
+  try {
+    const provider = kernel.provider();
+    const model = options.model ?? kernel.config.provider?.model ?? provider.defaultModel;
+    if (!model)
+      throw new ProviderError('ASSISTANT_PROVIDER_NOT_CONFIGURED', `no model selected for provider "${provider.name}": set provider.model in .assistantrc or pass --model`);
+    const maxTokens = typeof kernel.config.provider?.maxTokens === 'number' ? kernel.config.provider.maxTokens : DEFAULT_MAX_OUTPUT;
+
+    const first: TurnContext = { turn: 0, sessionId, agentId, signal };
+    const raw = typeof options.prompt === 'string' ? userMessage(options.prompt, 'user') : options.prompt;
+    const prompt = await hooks.userPrompt.promise(raw, first);
+    await conversation.append(prompt);
+
+    while (true) {
+      if (signal.aborted) return finish('aborted', 'stopped by the user');
+      if (turns >= limits.maxTurns)
+        return finish('max_turns', `stopped after ${turns} model turns (limits.maxTurns = ${limits.maxTurns}); raise it or continue with a new prompt`);
+      if (limits.maxTokens && totalTokens(usage) >= limits.maxTokens)
+        return finish('budget', `stopped: this prompt used ${totalTokens(usage)} tokens (limits.maxTokens = ${limits.maxTokens})`);
+
+      for (const text of options.steering?.drain() ?? []) await conversation.append(userMessage(text, 'steering'));
+
+      turns++;
+      const turn: TurnContext = { turn: turns, sessionId, agentId, signal };
+      emit({ type: 'turn_start', turn: turns });
+      await hooks.turnStart.promise(turn);
+
+      const request = await buildRequest(kernel, options, conversation.messages, model, maxTokens, provider.contextWindow(model));
+      const streamed = await streamReply(provider.stream(request, signal), signal, emit);
+      if (streamed.usage) {
+        addUsage(usage, streamed.usage);
+        await conversation.recordUsage(streamed.usage, model);
+      }
+      if (streamed.message.content.length) await conversation.append(streamed.message);
+      lastText = messageText(streamed.message) || lastText;
+      if (streamed.aborted) return finish('aborted', 'stopped by the user; the partial reply was kept');
+      if (streamed.error) return finish('error', streamed.error.message, streamed.error);
+
+      const calls = streamed.message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
+      if (!calls.length) {
+        await hooks.turnEnd.promise(turn);
+        await conversation.checkpoint('turn_end');
+        emit({ type: 'turn_end', turn: turns, usage });
+        return finish('completed');
+      }
+
+      const results = await kernel.runToolCalls(calls, { mode: options.mode, signal, turn: turns, sessionId, agentId, toolFilter: options.toolFilter });
+      const toolMessage: ToolMessage = { role: 'tool', content: results, meta: { time: Date.now() } };
+      await conversation.append(toolMessage);
+      await conversation.checkpoint('tool_result');
+
+      for (const result of results) consecutiveFailures = result.isError ? consecutiveFailures + 1 : 0;
+      const stuck = repeats.observe(calls);
+      if (stuck) {
+        emit({ type: 'notice', level: 'warn', message: `the model repeated the same ${stuck} call ${limits.repeatedCallLimit} times; reminding it` });
+        await conversation.append(
+          userMessage(
+            `You have made the same ${stuck} call with the same input ${limits.repeatedCallLimit} times in a row. You seem stuck: the result will not change. Step back, try a different approach, or ask the user.`,
+            'reminder',
+          ),
+        );
+      }
+      await hooks.turnEnd.promise(turn);
+      await conversation.checkpoint('turn_end');
+      emit({ type: 'turn_end', turn: turns, usage });
+
+      if (signal.aborted) return finish('aborted', 'stopped by the user');
+      if (consecutiveFailures >= limits.maxToolFailures) {
+        const last = results[results.length - 1]!;
+        const why = last.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ').slice(0, 300);
+        return finish(
+          'tool_failures',
+          `stopped after ${consecutiveFailures} tool calls failed in a row (limits.maxToolFailures = ${limits.maxToolFailures}); last error: ${why}. Say how to proceed.`,
+        );
+      }
+    }
+  } catch (error) {
+    if (signal.aborted && !isAssistantError(error)) return finish('aborted', 'stopped by the user');
+    const wrapped = isAssistantError(error)
+      ? (error as AssistantError)
+      : new AssistantError('ASSISTANT_INTERNAL', (error as Error)?.message ?? String(error), { cause: error });
+    return finish('error', wrapped.message, wrapped);
+  }
+}
+
+/** Builds the request through the `systemPrompt`, `toolDefinition`, `context` and `providerRequest` hooks. */
+async function buildRequest(
+  kernel: Kernel,
+  options: AgentLoopOptions,
+  messages: readonly Message[],
+  model: string,
+  maxTokens: number,
+  window: number,
+): Promise<ProviderRequest> {
+  const { hooks } = kernel;
+  const reason = { kind: 'turn' as const, sessionId: options.sessionId, agentId: options.agentId };
+  const system = await hooks.systemPrompt.promise([...(options.system ?? [])], reason);
+  const tools: ToolSpec[] = [];
+  for (const definition of kernel.tools.list()) {
+    if (options.toolFilter && !options.toolFilter(definition.name)) continue;
+    tools.push(hooks.toolDefinition.call({ name: definition.name, description: definition.description, inputSchema: definition.inputSchema }, definition));
+  }
+  const initial: ContextView = {
+    system,
+    messages: [...messages],
+    tools,
+    // Default breakpoints: the stable system + tools prefix, and the newest message. Strategies refine them.
+    cache: { system: true, messages: messages.length ? [messages.length - 1] : [] },
+    budget: { window, outputReserve: maxTokens },
+    model,
+  };
+  const view = await hooks.context.promise(initial, reason);
+  return hooks.providerRequest.promise({
+    model: view.model,
+    system: view.system,
+    messages: view.messages,
+    tools: view.tools,
+    maxTokens,
+    cache: view.cache,
+    ...(typeof kernel.config.provider?.thinkingBudget === 'number' ? { thinkingBudget: kernel.config.provider.thinkingBudget } : {}),
+  });
+}
+
+interface StreamedReply {
+  message: AssistantMessage;
+  usage?: Usage;
+  aborted?: boolean;
+  error?: AssistantError;
+}
+
+/** Consumes a provider stream, emitting each event; on abort or failure keeps the text streamed so far. */
+async function streamReply(stream: AsyncIterable<ProviderStreamEvent>, signal: AbortSignal, emit: (e: AgentEvent) => void): Promise<StreamedReply> {
+  let partial = '';
+  try {
+    for await (const event of stream) {
+      emit({ type: 'model', event });
+      if (event.type === 'text_delta') partial += event.text;
+      if (event.type === 'stop') return { message: event.message, usage: event.usage, aborted: event.reason === 'aborted' };
+    }
+    throw new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', 'the provider stream ended without a stop event');
+  } catch (error) {
+    const kept: AssistantMessage = { role: 'assistant', content: partial ? [{ type: 'text', text: partial }] : [], meta: { time: Date.now(), stopReason: 'aborted' } };
+    if (signal.aborted) return { message: kept, aborted: true };
+    const wrapped = isAssistantError(error)
+      ? (error as AssistantError)
+      : new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', `the model stream failed: ${(error as Error)?.message ?? error}`, { cause: error });
+    kept.meta = { ...kept.meta, stopReason: 'error' };
+    return { message: kept, error: wrapped };
+  }
+}

@@ -1,0 +1,59 @@
+import type { Kernel } from '../kernel-types.js';
+import type { SessionState } from '../session.js';
+import type { UserMessage } from '../types/messages.js';
+import type { LimitsConfig } from '../types/config.js';
+import { sessionConversation } from './conversation.js';
+import { runAgentLoop, type AgentLoopResult } from './loop.js';
+import { createSteeringQueue } from './steering.js';
+
+/** Drives the main agent on the open session: one prompt at a time, with steering and interrupts. */
+export interface AgentRunner {
+  readonly session: SessionState;
+  /** True while a prompt is being worked on. */
+  readonly busy: boolean;
+  /** Works on a prompt until done or stopped. Only one prompt runs at a time. */
+  run(prompt: string | UserMessage, options?: { limits?: LimitsConfig; toolFilter?: (name: string) => boolean }): Promise<AgentLoopResult>;
+  /** Queues a message for the next model call of the running prompt (or the next prompt). */
+  steer(text: string): void;
+  /** Messages waiting to be injected. */
+  readonly queued: number;
+  /** Stops the running prompt: the stream and running tools are aborted, partial output kept. */
+  abort(): void;
+}
+
+/** Creates the runner for the kernel's open session. */
+export function createRunner(kernel: Kernel, session: SessionState): AgentRunner {
+  const steering = createSteeringQueue();
+  let controller: AbortController | undefined;
+  return {
+    session,
+    get busy() {
+      return controller !== undefined;
+    },
+    get queued() {
+      return steering.size;
+    },
+    async run(prompt, options = {}) {
+      if (controller) throw new Error('a prompt is already running; steer it or abort it first');
+      controller = new AbortController();
+      try {
+        return await runAgentLoop(kernel, {
+          conversation: sessionConversation(session),
+          prompt,
+          signal: controller.signal,
+          mode: session.mode,
+          sessionId: session.info.id,
+          steering,
+          limits: options.limits,
+          toolFilter: options.toolFilter,
+        });
+      } finally {
+        controller = undefined;
+      }
+    },
+    steer: (text) => steering.push(text),
+    abort() {
+      controller?.abort();
+    },
+  };
+}
