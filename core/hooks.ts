@@ -18,6 +18,7 @@ import type { ContextReason, ContextView } from './types/context.js';
 import type { SessionEvent, SessionInfo, SessionLookup, SessionSnapshot } from './types/session.js';
 import type { CommandRegistry } from './types/commands.js';
 import type { OriginEvent } from './types/events.js';
+import type { AgentRunner } from './agent/runner.js';
 
 /**
  * Named stages for ordering taps (tapable's `stage`): lower runs first. Config order never matters.
@@ -48,6 +49,12 @@ export interface TurnContext {
 export interface ToolCallInfo {
   definition: ToolDefinition<any>;
   turn: TurnContext;
+}
+
+/** What an interactive UI receives: the runner for the open session, and a first prompt if one was given. */
+export interface InteractiveSession {
+  runner: AgentRunner;
+  initialPrompt?: string;
 }
 
 /** Why the kernel is shutting down. */
@@ -126,6 +133,8 @@ export function createHooks() {
     // commands
     /** Contribute slash commands and CLI subcommands. */
     commands: new SyncHook<[CommandRegistry]>(['registry']),
+    /** Take over the terminal for an interactive run; the UI plugin answers with the exit code. */
+    interactive: new AsyncSeriesBailHook<[InteractiveSession], number | undefined>(['session']),
   });
 }
 

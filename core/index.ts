@@ -2,7 +2,7 @@
  * The public plugin API of assistant. Plugins import from here (the package entry) and nowhere else.
  */
 export { definePlugin } from './define-plugin.js';
-export { Stage, type Hooks, type HookName, type TurnContext, type ToolCallInfo, type ShutdownInfo } from './hooks.js';
+export { Stage, type Hooks, type HookName, type TurnContext, type ToolCallInfo, type ShutdownInfo, type InteractiveSession } from './hooks.js';
 export type { Kernel, Plugin, PluginContext, LoadedPlugin } from './kernel-types.js';
 export { KERNEL_API_VERSION } from './version.js';
 export {

@@ -1,7 +1,7 @@
 import { AssistantError } from '../../core/errors.js';
 import type { Kernel } from '../../core/kernel-types.js';
 import { openSession } from '../../core/session.js';
-import { createRunner } from '../../core/agent/runner.js';
+import { createRunner, type AgentRunner } from '../../core/agent/runner.js';
 import type { DoneReason } from '../../core/types/events.js';
 import type { CommonFlags } from '../boot.js';
 import { attachOutput, type OutputFormat } from '../headless-output.js';
@@ -37,28 +37,18 @@ function hiddenTools(flags: RunFlags): Set<string> {
   return new Set((flags.disallowedTools ?? []).filter((t) => /^[a-zA-Z0-9_-]+$/.test(t)));
 }
 
-/** The main job: `assistant -p "..."` (headless). The interactive UI takes over when no -p is given. */
+/** The main job: `assistant -p "..."` (headless), or the interactive UI when no -p is given on a terminal. */
 export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags): Promise<number> {
   const headless = flags.print || !process.stdin.isTTY || !process.stdout.isTTY;
-  if (!headless)
-    throw new AssistantError('ASSISTANT_USAGE', 'no interactive UI plugin is loaded; pass -p "<prompt>" to run headless, or add a UI plugin');
+  if (!headless) return runInteractive(kernel, promptArg.trim() || undefined);
   const prompt = promptArg.trim() || (await readStdin()).trim();
   if (!prompt) throw new AssistantError('ASSISTANT_USAGE', 'no prompt: pass it as an argument (assistant -p "fix the failing test") or on stdin');
   const maxTurns = flags.maxTurns === undefined ? undefined : Number(flags.maxTurns);
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1))
     throw new AssistantError('ASSISTANT_USAGE', `--max-turns must be a positive integer (got "${flags.maxTurns}")`);
 
-  await kernel.start();
-  // Fail before anything else happens when no model is reachable.
-  const provider = kernel.provider();
-  const session = await openSession(kernel.hooks, {
-    projectRoot: kernel.projectRoot,
-    mode: kernel.config.permissions?.mode ?? 'default',
-    provider: provider.name,
-    model: kernel.config.provider?.model ?? provider.defaultModel,
-  });
-  kernel.session = session;
-  const runner = createRunner(kernel, session);
+  const runner = await startSession(kernel);
+  const session = runner.session;
   const output = attachOutput(kernel, flags.outputFormat ?? 'text', session.info.id);
   const onSignal = () => runner.abort();
   process.once('SIGINT', onSignal);
@@ -76,4 +66,28 @@ export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags
     process.off('SIGTERM', onSignal);
     output.detach();
   }
+}
+
+/** Starts the kernel, checks a model is reachable, and opens the session the runner drives. */
+async function startSession(kernel: Kernel): Promise<AgentRunner> {
+  await kernel.start();
+  // Fail before anything else happens when no model is reachable.
+  const provider = kernel.provider();
+  const session = await openSession(kernel.hooks, {
+    projectRoot: kernel.projectRoot,
+    mode: kernel.config.permissions?.mode ?? 'default',
+    provider: provider.name,
+    model: kernel.config.provider?.model ?? provider.defaultModel,
+  });
+  kernel.session = session;
+  return createRunner(kernel, session);
+}
+
+/** Hands the terminal to the UI plugin (the `interactive` hook). */
+async function runInteractive(kernel: Kernel, initialPrompt: string | undefined): Promise<number> {
+  if (!kernel.hooks.interactive.isUsed())
+    throw new AssistantError('ASSISTANT_USAGE', 'no interactive UI plugin is loaded; pass -p "<prompt>" to run headless, or add a UI plugin (ui-terminal)');
+  const runner = await startSession(kernel);
+  const code = await kernel.hooks.interactive.promise({ runner, initialPrompt });
+  return code ?? 0;
 }
