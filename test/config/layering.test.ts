@@ -35,7 +35,7 @@ describe('config layering', () => {
     expect(config.values.permissions?.allow).toEqual(['Read(**)', 'Bash(npm test)']);
     expect(config.values.permissions?.deny).toEqual(['Bash(rm:*)']);
     expect(config.values.context?.keep).toEqual(['c']);
-    expect(config.plugins.map((p) => [p.spec, p.baseDir])).toEqual([
+    expect(config.plugins.filter((p) => p.source !== 'defaults').map((p) => [p.spec, p.baseDir])).toEqual([
       ['./user-plugin.js', env.ASSISTANT_CONFIG_DIR],
       ['./project-plugin.js', dir],
     ]);
@@ -58,7 +58,7 @@ describe('config layering', () => {
       join(dir, '.assistantrc.yaml'),
     ]);
     // A preset's relative plugin paths resolve from the preset's own folder.
-    expect(config.plugins[0]).toMatchObject({ spec: './preset-plugin.js', baseDir: join(dir, 'node_modules/@acme/assistant-preset') });
+    expect(config.plugins.find((p) => p.spec === './preset-plugin.js')).toMatchObject({ spec: './preset-plugin.js', baseDir: join(dir, 'node_modules/@acme/assistant-preset') });
   });
 
   it('reports an extends cycle and a missing extends target', async () => {
