@@ -10,6 +10,8 @@ export interface CredentialSources {
   /** `provider.baseURL` from the config. */
   configBaseURL?: string;
   env: NodeJS.ProcessEnv;
+  /** The plugin asking, named on the error. */
+  plugin?: string;
 }
 
 /** The key and endpoint a provider will use. */
@@ -34,6 +36,7 @@ export function resolveCredentials(sources: CredentialSources): Credentials {
       `no API key for provider "${sources.provider}": set the environment variable ${sources.keyEnv} ` +
         `(or name another one in provider.apiKeyEnv), or point provider.baseURL (or ${sources.baseURLEnv}) at a compatible server. ` +
         `A local Ollama or LM Studio server needs no key: provider.name "openai" with provider.baseURL "http://127.0.0.1:11434/v1" (Ollama) or "http://127.0.0.1:1234/v1" (LM Studio)`,
+      { plugin: sources.plugin },
     );
   return { apiKey, baseURL };
 }

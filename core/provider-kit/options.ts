@@ -77,7 +77,7 @@ export function providerOptionsSchema(extra: Record<string, JsonSchema> = {}): J
  * Validates the options under `provider:` (everything but `name` and `model`) with ajv; a bad value
  * is reported with its JSON path (`/provider/retries/attempts: must be integer`).
  */
-export function validateProviderOptions<T extends CommonProviderOptions>(settings: ProviderSettings, schema: JsonSchema): T {
+export function validateProviderOptions<T extends CommonProviderOptions>(settings: ProviderSettings, schema: JsonSchema, plugin?: string): T {
   const options = structuredClone(settings.options);
   const validate = compileSchema(schema);
   if (!validate(options)) {
@@ -85,6 +85,7 @@ export function validateProviderOptions<T extends CommonProviderOptions>(setting
     throw new ProviderError(
       'ASSISTANT_PROVIDER_OPTIONS_INVALID',
       `invalid provider options for "${settings.name}":\n  ${lines.join('\n  ')}\n(see docs/providers.md for every option)`,
+      { plugin },
     );
   }
   return options as T;

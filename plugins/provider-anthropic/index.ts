@@ -1,5 +1,5 @@
 import { definePlugin, providerOptionsSchema, validateProviderOptions } from '../../core/index.js';
-import { createAnthropicProvider, type AnthropicOptions } from './provider.js';
+import { PLUGIN, createAnthropicProvider, type AnthropicOptions } from './provider.js';
 
 const optionsSchema = providerOptionsSchema({ tokenCount: { enum: ['estimate', 'api'] } });
 
@@ -9,10 +9,10 @@ const optionsSchema = providerOptionsSchema({ tokenCount: { enum: ['estimate', '
  * request, so start-up never pays for it.
  */
 export default definePlugin({
-  name: 'provider-anthropic',
+  name: PLUGIN,
   apply(kernel, _options, { logger }) {
-    kernel.hooks.provider.for('anthropic').tap('provider-anthropic', (settings) =>
-      createAnthropicProvider(settings, validateProviderOptions<AnthropicOptions>(settings, optionsSchema), logger),
+    kernel.hooks.provider.for('anthropic').tap(PLUGIN, (settings) =>
+      createAnthropicProvider(settings, validateProviderOptions<AnthropicOptions>(settings, optionsSchema, PLUGIN), logger),
     );
   },
 });

@@ -30,10 +30,13 @@ export interface AnthropicOptions extends CommonProviderOptions {
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
+/** The plugin's name, on its hook taps and errors. */
+export const PLUGIN = 'provider-anthropic';
+
 /** Creates the Anthropic provider. Nothing is imported or connected until the first request. */
 export function createAnthropicProvider(settings: ProviderSettings, options: AnthropicOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
   const keyEnv = options.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
-  const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: 'ANTHROPIC_BASE_URL', configBaseURL: options.baseURL, env });
+  const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: 'ANTHROPIC_BASE_URL', configBaseURL: options.baseURL, env, plugin: PLUGIN });
   const model = settings.model ?? DEFAULT_MODEL;
   const baseURL = credentials.baseURL ?? 'https://api.anthropic.com';
   const target: ProviderTarget = { provider: settings.name, model, baseURL, keyEnv };

@@ -1,5 +1,5 @@
 import { definePlugin, providerOptionsSchema, validateProviderOptions } from '../../core/index.js';
-import { createOpenAIProvider, type OpenAIOptions } from './provider.js';
+import { PLUGIN, createOpenAIProvider, type OpenAIOptions } from './provider.js';
 
 const optionsSchema = providerOptionsSchema({
   reasoningEffort: { enum: ['minimal', 'low', 'medium', 'high'] },
@@ -12,10 +12,10 @@ const optionsSchema = providerOptionsSchema({
  * `provider.name: openai`. The SDK is imported on the first request.
  */
 export default definePlugin({
-  name: 'provider-openai',
+  name: PLUGIN,
   apply(kernel, _options, { logger }) {
-    kernel.hooks.provider.for('openai').tap('provider-openai', (settings) =>
-      createOpenAIProvider(settings, validateProviderOptions<OpenAIOptions>(settings, optionsSchema), logger),
+    kernel.hooks.provider.for('openai').tap(PLUGIN, (settings) =>
+      createOpenAIProvider(settings, validateProviderOptions<OpenAIOptions>(settings, optionsSchema, PLUGIN), logger),
     );
   },
 });

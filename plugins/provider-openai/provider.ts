@@ -35,10 +35,13 @@ const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 /** Keyless servers still get a syntactically valid client; the header itself is removed. */
 const NO_KEY = 'no-key';
 
+/** The plugin's name, on its hook taps and errors. */
+export const PLUGIN = 'provider-openai';
+
 /** Creates the OpenAI (or OpenAI-compatible) provider. Nothing is imported or connected until the first request. */
 export function createOpenAIProvider(settings: ProviderSettings, options: OpenAIOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
   const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: 'OPENAI_BASE_URL', configBaseURL: options.baseURL, env });
+  const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: 'OPENAI_BASE_URL', configBaseURL: options.baseURL, env, plugin: PLUGIN });
   const model = settings.model ?? DEFAULT_MODEL;
   const baseURL = credentials.baseURL ?? OPENAI_URL;
   const target: ProviderTarget = { provider: settings.name, model, baseURL, keyEnv };
