@@ -74,7 +74,7 @@ export class AnthropicPromptCache {
     for (const block of system) raw.push({ value: { system: strip(block) }, cc: block.cache_control });
     body.messages.forEach((message) => {
       const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-      content.forEach((block, b) => raw.push({ value: { role: message.role, start: b === 0, block: strip(block) }, cc: block.cache_control }));
+      content.forEach((block, b) => raw.push({ value: { role: message.role, ...(b === 0 ? { start: true } : {}), block: strip(block) }, cc: block.cache_control }));
     });
     let hash = String(body.model);
     return raw.map(({ value, cc }) => {
