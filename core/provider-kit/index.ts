@@ -28,5 +28,6 @@ export {
 } from './options.js';
 export { resolveCredentials, type CredentialSources, type Credentials } from './credentials.js';
 export { createSdkProvider, type SdkProviderAdapter } from './sdk-provider.js';
-export { classifySdkError } from './sdk-errors.js';
+export { classifySdkError, WireProtocolError } from './sdk-errors.js';
 export { sdkLogging, type SdkLogger } from './sdk-logger.js';
+export { resolveProviderSetup, type ProviderDefaults, type ProviderSetup } from './setup.js';

@@ -2,6 +2,9 @@ import { ProviderError } from '../errors.js';
 import { httpFailure, networkFailure, protocolFailure, timeoutFailure, type ProviderTarget } from './failure.js';
 import { parseRetryAfter } from './retry.js';
 
+/** Thrown by wire translators when a stream or body breaks the protocol; classified as `ASSISTANT_PROVIDER_PROTOCOL`. */
+export class WireProtocolError extends Error {}
+
 /** An error shaped like the ones the official HTTP SDKs throw (`status`, `headers`, parsed `error` body). */
 interface SdkErrorShape {
   name?: string;
@@ -42,6 +45,7 @@ function errorDetail(body: unknown): { type?: string; message?: string } {
  */
 export function classifySdkError(error: unknown, target: ProviderTarget, timeoutMs: number): ProviderError {
   if (error instanceof ProviderError) return error;
+  if (error instanceof WireProtocolError) return protocolFailure(error.message, target, error);
   const e = (error ?? {}) as SdkErrorShape;
   // One SDK names its error classes, the other leaves `name` as "Error": check both.
   const kind = (name: string) => e.name === name || (error as object | undefined)?.constructor?.name === name;

@@ -3,10 +3,7 @@ import {
   classifySdkError,
   countRequestTokens,
   createSdkProvider,
-  protocolFailure,
-  resolveCredentials,
-  responseCacheFrom,
-  retryPolicyFrom,
+  resolveProviderSetup,
   sdkLogging,
   thinkingBudgetFrom,
   type CommonProviderOptions,
@@ -14,11 +11,10 @@ import {
   type Provider,
   type ProviderRequest,
   type ProviderSettings,
-  type ProviderTarget,
 } from '../../core/index.js';
 import { toWireRequest } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
-import { WireProtocolError, translateMessage, translateStream } from './translate.js';
+import { translateMessage, translateStream } from './translate.js';
 
 /** The `provider:` options of the Anthropic provider. */
 export interface AnthropicOptions extends CommonProviderOptions {
@@ -26,41 +22,44 @@ export interface AnthropicOptions extends CommonProviderOptions {
   tokenCount?: 'estimate' | 'api';
 }
 
-/** Default timeouts: headers within 2 minutes, no stream silence over 1 minute (the API pings every few seconds). */
-const DEFAULT_TIMEOUT_MS = 120_000;
-const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-
 /** The plugin's name, on its hook taps and errors. */
 export const PLUGIN = 'provider-anthropic';
 
 /** Creates the Anthropic provider. Nothing is imported or connected until the first request. */
 export function createAnthropicProvider(settings: ProviderSettings, options: AnthropicOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
-  const keyEnv = options.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
-  const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: 'ANTHROPIC_BASE_URL', configBaseURL: options.baseURL, env, plugin: PLUGIN });
-  const model = settings.model ?? DEFAULT_MODEL;
-  const baseURL = credentials.baseURL ?? 'https://api.anthropic.com';
-  const target: ProviderTarget = { provider: settings.name, model, baseURL, keyEnv };
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const setup = resolveProviderSetup(
+    settings,
+    options,
+    {
+      plugin: PLUGIN,
+      model: DEFAULT_MODEL,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      baseURL: 'https://api.anthropic.com',
+      keyEnv: 'ANTHROPIC_API_KEY',
+      baseURLEnv: 'ANTHROPIC_BASE_URL',
+      // Headers within 2 minutes; no stream silence over 1 minute (the API pings every few seconds).
+      timeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
+    },
+    env,
+  );
+  const { credentials, baseURL, target, timeoutMs, headersOf } = setup;
   const authToken = credentials.apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN?.trim() || undefined;
 
   const prepare = (request: ProviderRequest): ProviderRequest => ({
-    ...request,
-    model: request.model || model,
-    maxTokens: request.maxTokens || options.maxTokens || DEFAULT_MAX_TOKENS,
-    temperature: request.temperature ?? options.temperature,
+    ...setup.applyDefaults(request),
     thinkingBudget: thinkingBudgetFrom(options, request.thinkingBudget),
   });
   const wire = (request: ProviderRequest) => toWireRequest(request, { maxTokens: request.maxTokens, thinkingBudget: request.thinkingBudget });
-  const headersOf = (request: ProviderRequest) => (request.extra?.headers as Record<string, string> | undefined) ?? undefined;
 
   return createSdkProvider<Anthropic>({
     name: settings.name,
     capabilities: { images: true, thinking: true, promptCaching: true, parallelToolCalls: true },
-    defaultModel: model,
-    policy: retryPolicyFrom(options),
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    defaultModel: setup.model,
+    policy: setup.policy,
+    idleTimeoutMs: setup.idleTimeoutMs,
     endpoint: baseURL,
-    responseCache: responseCacheFrom(options),
+    responseCache: setup.responseCache,
     async connect() {
       const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
       const common = { baseURL, maxRetries: 0, timeout: timeoutMs, ...sdkLogging(logger) };
@@ -80,12 +79,9 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
       return translateStream(stream, request.model);
     },
     async complete(client, request, signal) {
-      return translateMessage(await client.messages.create(wire(request), { signal, headers: headersOf(request) }));
+      return translateMessage(await client.messages.create(wire(request), { signal, headers: headersOf(request), timeout: setup.completeTimeoutMs }));
     },
-    classify(error) {
-      if (error instanceof WireProtocolError) return protocolFailure(error.message, target, error);
-      return classifySdkError(error, target, timeoutMs);
-    },
+    classify: (error) => classifySdkError(error, target, timeoutMs),
     async countTokens(request, client) {
       if (options.tokenCount !== 'api') return countRequestTokens(request);
       const body = wire(prepare({ ...request, maxTokens: 1 }));

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ReplyBuilder, parseToolInput, type ProviderResponse, type ProviderStreamEvent, type StopReason, type ToolCallPart, type Usage } from '../../core/index.js';
+import { ReplyBuilder, WireProtocolError, parseToolInput, type ProviderResponse, type ProviderStreamEvent, type StopReason, type ToolCallPart, type Usage } from '../../core/index.js';
 
 type RawEvent = Anthropic.Messages.RawMessageStreamEvent;
 
@@ -28,9 +28,6 @@ export function usageOf(usage: Partial<Anthropic.Messages.Usage> | null | undefi
   if (typeof usage.cache_creation_input_tokens === 'number') out.cacheWriteTokens = usage.cache_creation_input_tokens;
   return out;
 }
-
-/** Raised when the stream breaks the protocol (the caller turns it into a coded error). */
-export class WireProtocolError extends Error {}
 
 /**
  * Translates the raw Messages API stream into normalized events. Tool inputs are accumulated as

@@ -3,22 +3,17 @@ import {
   classifySdkError,
   countRequestTokens,
   createSdkProvider,
-  protocolFailure,
-  resolveCredentials,
-  responseCacheFrom,
-  retryPolicyFrom,
+  resolveProviderSetup,
   sdkLogging,
   type CommonProviderOptions,
   type Logger,
   type Provider,
-  type ProviderRequest,
   type ProviderSettings,
-  type ProviderTarget,
 } from '../../core/index.js';
 import { toWireRequest, type RequestShape } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
 import { tokenCounterFor } from './tokenizer.js';
-import { WireProtocolError, translateCompletion, translateStream } from './translate.js';
+import { translateCompletion, translateStream } from './translate.js';
 
 /** The `provider:` options of the OpenAI provider. */
 export interface OpenAIOptions extends CommonProviderOptions {
@@ -29,9 +24,6 @@ export interface OpenAIOptions extends CommonProviderOptions {
 }
 
 const OPENAI_URL = 'https://api.openai.com/v1';
-const DEFAULT_TIMEOUT_MS = 120_000;
-/** Local servers may think for a while before the first token, without keep-alive events. */
-const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 /** Keyless servers still get a syntactically valid client; the header itself is removed. */
 const NO_KEY = 'no-key';
 
@@ -40,33 +32,36 @@ export const PLUGIN = 'provider-openai';
 
 /** Creates the OpenAI (or OpenAI-compatible) provider. Nothing is imported or connected until the first request. */
 export function createOpenAIProvider(settings: ProviderSettings, options: OpenAIOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
-  const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: 'OPENAI_BASE_URL', configBaseURL: options.baseURL, env, plugin: PLUGIN });
-  const model = settings.model ?? DEFAULT_MODEL;
-  const baseURL = credentials.baseURL ?? OPENAI_URL;
-  const target: ProviderTarget = { provider: settings.name, model, baseURL, keyEnv };
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const setup = resolveProviderSetup(
+    settings,
+    options,
+    {
+      plugin: PLUGIN,
+      model: DEFAULT_MODEL,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      baseURL: OPENAI_URL,
+      keyEnv: 'OPENAI_API_KEY',
+      baseURLEnv: 'OPENAI_BASE_URL',
+      timeoutMs: 120_000,
+      // Local servers may think for a while before the first token, without keep-alive events.
+      idleTimeoutMs: 120_000,
+    },
+    env,
+  );
+  const { credentials, baseURL, target, timeoutMs, headersOf } = setup;
   const shape: RequestShape = {
     maxTokensField: options.maxTokensField ?? (baseURL.startsWith(OPENAI_URL) ? 'max_completion_tokens' : 'max_tokens'),
     reasoningEffort: options.reasoningEffort,
   };
 
-  const prepare = (request: ProviderRequest): ProviderRequest => ({
-    ...request,
-    model: request.model || model,
-    maxTokens: request.maxTokens || options.maxTokens || DEFAULT_MAX_TOKENS,
-    temperature: request.temperature ?? options.temperature,
-  });
-  const headersOf = (request: ProviderRequest) => (request.extra?.headers as Record<string, string> | undefined) ?? undefined;
-
   return createSdkProvider<OpenAI>({
     name: settings.name,
     capabilities: { images: true, thinking: false, promptCaching: true, parallelToolCalls: true },
-    defaultModel: model,
-    policy: retryPolicyFrom(options),
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    defaultModel: setup.model,
+    policy: setup.policy,
+    idleTimeoutMs: setup.idleTimeoutMs,
     endpoint: baseURL,
-    responseCache: responseCacheFrom(options),
+    responseCache: setup.responseCache,
     async connect() {
       const { default: OpenAIClient } = await import('openai');
       return new OpenAIClient({
@@ -81,21 +76,18 @@ export function createOpenAIProvider(settings: ProviderSettings, options: OpenAI
         ...sdkLogging(logger),
       });
     },
-    prepare,
+    prepare: setup.applyDefaults,
     async openStream(client, request, signal) {
       const body = { ...toWireRequest(request, shape), stream: true as const, stream_options: { include_usage: true } };
       const stream = await client.chat.completions.create(body, { signal, headers: headersOf(request) });
       return translateStream(stream, request.model);
     },
     async complete(client, request, signal) {
-      return translateCompletion(await client.chat.completions.create(toWireRequest(request, shape), { signal, headers: headersOf(request) }));
+      return translateCompletion(await client.chat.completions.create(toWireRequest(request, shape), { signal, headers: headersOf(request), timeout: setup.completeTimeoutMs }));
     },
-    classify(error) {
-      if (error instanceof WireProtocolError) return protocolFailure(error.message, target, error);
-      return classifySdkError(error, target, timeoutMs);
-    },
+    classify: (error) => classifySdkError(error, target, timeoutMs),
     async countTokens(request) {
-      return countRequestTokens(request, await tokenCounterFor(request.model || model));
+      return countRequestTokens(request, await tokenCounterFor(request.model || setup.model));
     },
     contextWindow: (name) => contextWindowOf(name, options.contextWindow),
   });

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { ReplyBuilder, parseToolInput, type ProviderResponse, type ProviderStreamEvent, type StopReason, type ToolCallPart, type Usage } from '../../core/index.js';
+import { ReplyBuilder, WireProtocolError, parseToolInput, type ProviderResponse, type ProviderStreamEvent, type StopReason, type ToolCallPart, type Usage } from '../../core/index.js';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
@@ -22,9 +22,6 @@ export function usageOf(usage: OpenAI.Completions.CompletionUsage | null | undef
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
   return { inputTokens: usage.prompt_tokens - cached, outputTokens: usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
 }
-
-/** Raised when the stream breaks the protocol (the caller turns it into a coded error). */
-export class WireProtocolError extends Error {}
 
 /** Reasoning text from OpenAI-compatible servers that stream it (DeepSeek, vLLM, Ollama use one of these names). */
 function reasoningOf(delta: object): string | undefined {
