@@ -53,4 +53,13 @@ describe('lazy provider SDKs', () => {
     expect(requested.stdout).toBe('hello lazily');
     expect(requested.sdkUrls.some((u) => u.includes(name === 'anthropic' ? '@anthropic-ai/sdk' : 'node_modules/openai/'))).toBe(true);
   });
+
+  it.each(['anthropic', 'openai'])('%s SDK debug output goes to stderr through the logger, never to stdout', async (name) => {
+    const url = name === 'anthropic' ? fake.anthropicBaseURL : fake.openaiBaseURL;
+    const env = isolatedEnv({ FAKE_URL: url, BOOT_LOG_LEVEL: 'debug', ANTHROPIC_LOG: 'debug', OPENAI_LOG: 'debug' });
+    const run = await traced([BOOT, name, '--request'], env);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('hello lazily');
+    expect(run.stderr).toMatch(new RegExp(`\\[debug\\] assistant:provider-${name}: .*request`, 'i'));
+  });
 });
