@@ -51,11 +51,13 @@ export async function* translateStream(chunks: AsyncIterable<Chunk>, model: stri
     if (reasoning) yield reply.thinking(reasoning);
     if (delta.content) yield reply.text(delta.content);
     for (const call of delta.tool_calls ?? []) {
-      let id = ids.get(call.index);
+      // Some compatible servers leave out `index` and send each call whole, with its id.
+      const index = call.index ?? (call.id ? ids.size : Math.max(0, ids.size - 1));
+      let id = ids.get(index);
       if (!id) {
-        if (!call.function?.name) throw new WireProtocolError(`tool call ${call.index} started without a function name`);
-        id = call.id || `call_${call.index}_${Date.now().toString(36)}`;
-        ids.set(call.index, id);
+        if (!call.function?.name) throw new WireProtocolError(`tool call ${index} started without a function name`);
+        id = call.id || `call_${index}_${Date.now().toString(36)}`;
+        ids.set(index, id);
         yield reply.toolStart(id, call.function.name);
       }
       if (call.function?.arguments) yield reply.toolDelta(id, call.function.arguments)!;
