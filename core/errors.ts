@@ -21,7 +21,18 @@ export const ERROR_CODES = {
   ASSISTANT_HOOK_UNKNOWN: { exit: 2, text: 'A plugin used a hook that does not exist.' },
   ASSISTANT_PROVIDER_NOT_CONFIGURED: { exit: 3, text: 'No provider is selected, or it has no API key or base URL.' },
   ASSISTANT_PROVIDER_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the selected provider.' },
-  ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The model stream broke the protocol (ended early, malformed events).' },
+  ASSISTANT_PROVIDER_OPTIONS_INVALID: { exit: 2, text: 'A `provider:` option has a bad value (the message names its JSON path).' },
+  ASSISTANT_PROVIDER_AUTH: { exit: 3, text: 'The provider rejected the API key (401) or the key lacks permission (403).' },
+  ASSISTANT_PROVIDER_MODEL_UNKNOWN: { exit: 3, text: 'The provider does not know the configured model.' },
+  ASSISTANT_PROVIDER_BAD_REQUEST: { exit: 3, text: 'The provider refused the request as invalid (400, 413, 422).' },
+  ASSISTANT_PROVIDER_RATE_LIMITED: { exit: 3, text: 'Rate limited (429) or overloaded (529) and still so after every retry.' },
+  ASSISTANT_PROVIDER_SERVER: { exit: 3, text: 'The provider failed (5xx) on every retry.' },
+  ASSISTANT_PROVIDER_NETWORK: { exit: 3, text: 'The provider could not be reached: connection refused or reset, DNS failure, wrong base URL.' },
+  ASSISTANT_PROVIDER_TIMEOUT: { exit: 3, text: 'No response headers within the request timeout.' },
+  ASSISTANT_PROVIDER_IDLE_TIMEOUT: { exit: 3, text: 'The response stream stalled: no event within the idle timeout.' },
+  ASSISTANT_PROVIDER_STREAM_CUT: { exit: 3, text: 'The response stream broke off after output had been delivered, so it was not retried.' },
+  ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The provider sent something that is not its documented wire format (malformed event or body).' },
+  ASSISTANT_PROVIDER_ABORTED: { exit: 130, text: 'The request was aborted (Ctrl+C or a cancelled turn).' },
 } as const;
 
 /** A stable error code. */
@@ -64,8 +75,29 @@ export class AssistantError extends Error {
 export class ConfigError extends AssistantError {}
 /** A plugin failed to load, validate, apply, or run a hook. */
 export class PluginError extends AssistantError {}
+/** What a provider failure says about retrying. */
+export interface ProviderErrorOptions extends ErrorOptions {
+  /** Worth another attempt (rate limit, overload, 5xx, network, timeout). */
+  retryable?: boolean;
+  /** How long the provider asked us to wait (`retry-after`), in milliseconds. */
+  retryAfterMs?: number;
+  /** The HTTP status, when there was a response. */
+  status?: number;
+}
+
 /** A model provider failed (auth, network, protocol). */
-export class ProviderError extends AssistantError {}
+export class ProviderError extends AssistantError {
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly status?: number;
+
+  constructor(code: ErrorCode, message: string, options: ProviderErrorOptions = {}) {
+    super(code, message, options);
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+    this.status = options.status;
+  }
+}
 /** The tool runtime failed (not a tool's own failure, which is a result). */
 export class ToolError extends AssistantError {}
 /** The permission engine failed; it fails closed. */

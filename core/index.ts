@@ -17,12 +17,14 @@ export {
   formatError,
   type ErrorCode,
   type ErrorOptions,
+  type ProviderErrorOptions,
 } from './errors.js';
 export type { Logger, LogLevel } from './logger.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
+export * from './provider-kit/index.js';
 export * from './types/messages.js';
 export type * from './types/provider.js';
 export type * from './types/tools.js';

@@ -26,6 +26,8 @@ export interface ProviderRequest {
   temperature?: number;
   /** Extended thinking / reasoning budget in tokens; absent or 0 means off. */
   thinkingBudget?: number;
+  /** Text sequences that end the reply early (stop reason `stop_sequence`). */
+  stopSequences?: string[];
   cache?: CacheHints;
   /** Provider-specific extras passed through untouched (headers, metadata, ...). */
   extra?: Record<string, unknown>;
@@ -47,8 +49,8 @@ export type ProviderStreamEvent =
       inputError?: string;
     }
   | { type: 'usage'; usage: Usage }
-  /** A failed attempt that will be retried after `delayMs`. */
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** A failed attempt that will be retried after `delayMs`; nothing of the failed attempt was delivered. */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string; code: string }
   | { type: 'stop'; reason: StopReason; message: AssistantMessage; usage: Usage };
 
 /** A finished, non-streamed model response. */
@@ -70,8 +72,8 @@ export interface ProviderCapabilities {
 export interface Provider {
   readonly name: string;
   readonly capabilities: ProviderCapabilities;
-  /** The model used when the config names none. */
-  readonly defaultModel?: string;
+  /** The model used when the config names none (`provider.model`). */
+  readonly defaultModel: string;
   /** Streams one model call. Aborting `signal` stops the HTTP request promptly. */
   stream(request: ProviderRequest, signal?: AbortSignal): AsyncIterable<ProviderStreamEvent>;
   /** One non-streamed model call. */

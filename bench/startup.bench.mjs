@@ -44,7 +44,7 @@ const rows = results.map(
   ([name, r]) => `| \`${name}\` | ${r.wall.toFixed(1)} | ${r.p90.toFixed(1)} | ${(r.wall / base).toFixed(2)}x | ${r.rss ? r.rss.toFixed(1) : 'n/a'} |`,
 );
 const version = results[1][1].wall / base;
-const md = `## Start-up (bench/startup.mjs)
+const md = `## Start-up (bench/startup.bench.mjs)
 
 ${machine()}; ${runs} runs each after 2 warm-up runs; wall time measured around the whole process
 (${hasTime ? 'peak RSS from GNU time' : 'peak RSS not available without /usr/bin/time'}); empty project, no user config.

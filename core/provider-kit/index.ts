@@ -1,0 +1,33 @@
+/**
+ * Provider-neutral helpers for provider plugins (built-in and third-party): retries with backoff,
+ * the stream idle timer, the response cache, tool-input checks, token estimates and option checks.
+ */
+export { DEFAULT_RETRY_POLICY, retryDelay, parseRetryAfter, sleep, abortedError, type RetryPolicy } from './retry.js';
+export { httpFailure, networkFailure, protocolFailure, timeoutFailure, type HttpFailure, type ProviderTarget } from './failure.js';
+export { withIdleTimeout } from './idle.js';
+export { resilientStream, resilientCall, type ResilienceOptions, type ResilientStreamOptions } from './resilient.js';
+export { parseToolInput, type ParsedToolInput } from './tool-input.js';
+export { ReplyBuilder } from './reply-builder.js';
+export {
+  createResponseCache,
+  replayOrRecord,
+  stableJson,
+  DEFAULT_RESPONSE_CACHE,
+  type ResponseCache,
+  type ResponseCacheOptions,
+} from './response-cache.js';
+export { estimateTextTokens, countRequestTokens, IMAGE_TOKENS, type TextTokenCounter } from './tokens.js';
+export {
+  providerOptionsSchema,
+  validateProviderOptions,
+  retryPolicyFrom,
+  responseCacheFrom,
+  thinkingBudgetFrom,
+  DEFAULT_THINKING_BUDGET,
+  type CommonProviderOptions,
+} from './options.js';
+export { resolveCredentials, type CredentialSources, type Credentials } from './credentials.js';
+export { createSdkProvider, type SdkProviderAdapter } from './sdk-provider.js';
+export { classifySdkError, WireProtocolError } from './sdk-errors.js';
+export { sdkLogging, type SdkLogger } from './sdk-logger.js';
+export { resolveProviderSetup, type ProviderDefaults, type ProviderSetup } from './setup.js';

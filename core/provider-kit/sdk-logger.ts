@@ -1,0 +1,38 @@
+import type { Logger } from '../logger.js';
+
+/** The logger interface the official SDKs accept (`logger` client option). */
+export interface SdkLogger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
+}
+
+function details(rest: unknown[]): Record<string, unknown> | undefined {
+  if (rest.length === 0) return undefined;
+  return { details: rest.map((r) => (r instanceof Error ? r.message : typeof r === 'string' ? r : safeJson(r))) };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Routes an SDK's own logging into a plugin logger (stderr or the log file), so SDK debug dumps
+ * never reach stdout, which belongs to the user's output. Returns the SDK log level to match.
+ */
+export function sdkLogging(logger: Logger): { logger: SdkLogger; logLevel: 'debug' | 'warn' } {
+  return {
+    logger: {
+      error: (m, ...rest) => logger.error(m, details(rest)),
+      warn: (m, ...rest) => logger.warn(m, details(rest)),
+      info: (m, ...rest) => logger.info(m, details(rest)),
+      debug: (m, ...rest) => logger.debug(m, details(rest)),
+    },
+    logLevel: logger.isEnabled('debug') ? 'debug' : 'warn',
+  };
+}

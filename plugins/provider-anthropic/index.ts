@@ -1,0 +1,18 @@
+import { definePlugin, providerOptionsSchema, validateProviderOptions } from '../../core/index.js';
+import { PLUGIN, createAnthropicProvider, type AnthropicOptions } from './provider.js';
+
+const optionsSchema = providerOptionsSchema({ tokenCount: { enum: ['estimate', 'api'] } });
+
+/**
+ * Anthropic's Messages API through `@anthropic-ai/sdk`: streaming, tool use, extended thinking,
+ * prompt-cache breakpoints. Answers `provider.name: anthropic`. The SDK is imported on the first
+ * request, so start-up never pays for it.
+ */
+export default definePlugin({
+  name: PLUGIN,
+  apply(kernel, _options, { logger }) {
+    kernel.hooks.provider.for('anthropic').tap(PLUGIN, (settings) =>
+      createAnthropicProvider(settings, validateProviderOptions<AnthropicOptions>(settings, optionsSchema, PLUGIN), logger),
+    );
+  },
+});

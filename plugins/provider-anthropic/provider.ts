@@ -1,0 +1,98 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  classifySdkError,
+  countRequestTokens,
+  createSdkProvider,
+  resolveProviderSetup,
+  sdkLogging,
+  thinkingBudgetFrom,
+  type CommonProviderOptions,
+  type Logger,
+  type Provider,
+  type ProviderRequest,
+  type ProviderSettings,
+} from '../../core/index.js';
+import { toWireRequest } from './convert.js';
+import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
+import { translateMessage, translateStream } from './translate.js';
+
+/** The `provider:` options of the Anthropic provider. */
+export interface AnthropicOptions extends CommonProviderOptions {
+  /** `estimate` (default, no request) or `api` (the count_tokens endpoint, falling back to the estimate). */
+  tokenCount?: 'estimate' | 'api';
+}
+
+/** The plugin's name, on its hook taps and errors. */
+export const PLUGIN = 'provider-anthropic';
+
+/** Creates the Anthropic provider. Nothing is imported or connected until the first request. */
+export function createAnthropicProvider(settings: ProviderSettings, options: AnthropicOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
+  const setup = resolveProviderSetup(
+    settings,
+    options,
+    {
+      plugin: PLUGIN,
+      model: DEFAULT_MODEL,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      baseURL: 'https://api.anthropic.com',
+      keyEnv: 'ANTHROPIC_API_KEY',
+      baseURLEnv: 'ANTHROPIC_BASE_URL',
+      // Headers within 2 minutes; no stream silence over 1 minute (the API pings every few seconds).
+      timeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
+    },
+    env,
+  );
+  const { credentials, baseURL, target, timeoutMs, headersOf } = setup;
+  const authToken = credentials.apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN?.trim() || undefined;
+
+  const prepare = (request: ProviderRequest): ProviderRequest => ({
+    ...setup.applyDefaults(request),
+    thinkingBudget: thinkingBudgetFrom(options, request.thinkingBudget),
+  });
+  const wire = (request: ProviderRequest) => toWireRequest(request, { maxTokens: request.maxTokens, thinkingBudget: request.thinkingBudget });
+
+  return createSdkProvider<Anthropic>({
+    name: settings.name,
+    capabilities: { images: true, thinking: true, promptCaching: true, parallelToolCalls: true },
+    defaultModel: setup.model,
+    policy: setup.policy,
+    idleTimeoutMs: setup.idleTimeoutMs,
+    endpoint: baseURL,
+    responseCache: setup.responseCache,
+    async connect() {
+      const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+      const common = { baseURL, maxRetries: 0, timeout: timeoutMs, ...sdkLogging(logger) };
+      if (credentials.apiKey) return new AnthropicClient({ ...common, apiKey: credentials.apiKey, defaultHeaders: options.headers });
+      if (authToken) return new AnthropicClient({ ...common, authToken, defaultHeaders: options.headers });
+      // A keyless compatible server: send no credentials at all, and never look for a profile on disk.
+      class KeylessAnthropic extends AnthropicClient {
+        protected override _shouldResolveDefaultCredentials(): boolean {
+          return false;
+        }
+      }
+      return new KeylessAnthropic({ ...common, apiKey: null, authToken: null, defaultHeaders: { ...options.headers, authorization: null } });
+    },
+    prepare,
+    async openStream(client, request, signal) {
+      const stream = await client.messages.create({ ...wire(request), stream: true }, { signal, headers: headersOf(request) });
+      return translateStream(stream, request.model);
+    },
+    async complete(client, request, signal) {
+      return translateMessage(await client.messages.create(wire(request), { signal, headers: headersOf(request), timeout: setup.completeTimeoutMs }));
+    },
+    classify: (error) => classifySdkError(error, target, timeoutMs),
+    async countTokens(request, client) {
+      if (options.tokenCount !== 'api') return countRequestTokens(request);
+      const body = wire(prepare({ ...request, maxTokens: 1 }));
+      try {
+        const counted = await (await client()).messages.countTokens({ model: body.model, messages: body.messages, system: body.system, tools: body.tools });
+        return counted.input_tokens;
+      } catch (error) {
+        logger.warn('count_tokens failed; using the estimate', { error: (error as Error).message });
+        return countRequestTokens(request);
+      }
+    },
+    contextWindow: (name) => contextWindowOf(name, options.contextWindow),
+  });
+}

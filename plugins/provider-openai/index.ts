@@ -1,0 +1,21 @@
+import { definePlugin, providerOptionsSchema, validateProviderOptions } from '../../core/index.js';
+import { PLUGIN, createOpenAIProvider, type OpenAIOptions } from './provider.js';
+
+const optionsSchema = providerOptionsSchema({
+  reasoningEffort: { enum: ['minimal', 'low', 'medium', 'high'] },
+  maxTokensField: { enum: ['max_completion_tokens', 'max_tokens'] },
+});
+
+/**
+ * OpenAI Chat Completions through the `openai` SDK, and any OpenAI-compatible server (Ollama,
+ * LM Studio, vLLM, llama.cpp) through `provider.baseURL`, with no key needed for those. Answers
+ * `provider.name: openai`. The SDK is imported on the first request.
+ */
+export default definePlugin({
+  name: PLUGIN,
+  apply(kernel, _options, { logger }) {
+    kernel.hooks.provider.for('openai').tap(PLUGIN, (settings) =>
+      createOpenAIProvider(settings, validateProviderOptions<OpenAIOptions>(settings, optionsSchema, PLUGIN), logger),
+    );
+  },
+});
