@@ -18,7 +18,7 @@ import { readFixture, replyContent, Script } from './script.js';
 
 /**
  * @typedef {{ url: string, port: number, anthropicBaseURL: string, openaiBaseURL: string, requests: RequestRecord[],
- *   setFixture(fixture: import('./script.js').Fixture): void, reset(): void, close(): Promise<void> }} FakeLlm
+ *   setFixture(fixture: import('./script.js').Fixture | string): void, reset(): void, close(): Promise<void> }} FakeLlm
  */
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,6 +11,9 @@ import { AnthropicPromptCache, OpenAIPromptCache, minCacheableTokens } from './p
 import { checkFixture } from './script.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
 
+/** Response bodies in these tests are checked field by field, so read them untyped. */
+const asAny = (value: unknown): any => value;
+
 const SERVER = fileURLToPath(new URL('./server.js', import.meta.url));
 
 /** A text block of exactly `tokens` tokens in the fake's accounting (4 characters each, JSON included). */
@@ -126,7 +129,7 @@ describe('the server', () => {
       fallback: { text: 'fallback' },
     });
     const text = async (r: Response) => {
-      const body = await r.json();
+      const body = await r.json().then(asAny);
       return body.content?.[0]?.text ?? body.choices?.[0]?.message?.content;
     };
     expect(await text(await anthropic([user('what is the weather?')]))).toBe('sunny');
@@ -148,30 +151,30 @@ describe('the server', () => {
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'Read', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: result }] },
     ];
-    expect((await (await anthropic(exchange('ok: 12 lines'))).json()).content[0].text).toBe('the file is there');
-    expect((await (await anthropic(exchange('ENOENT: no such file'))).json()).content[0].text).toBe('the file is missing');
+    expect((await (await anthropic(exchange('ok: 12 lines'))).json().then(asAny)).content[0].text).toBe('the file is there');
+    expect((await (await anthropic(exchange('ENOENT: no such file'))).json().then(asAny)).content[0].text).toBe('the file is missing');
   });
 
   it('says clearly when the script has run out', async () => {
     fake.setFixture({ turns: [] });
     const response = await anthropic([user('hi')]);
     expect(response.status).toBe(500);
-    expect((await response.json()).error.message).toMatch(/no turn left for request #\d+ and no fallback/);
+    expect((await response.json().then(asAny)).error.message).toMatch(/no turn left for request #\d+ and no fallback/);
   });
 
   it('refuses what the real APIs refuse', async () => {
     fake.setFixture({ fallback: { text: 'ok' } });
     const dangling = await anthropic([user('a'), { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'X', input: {} }] }, user('b')]);
     expect(dangling.status).toBe(400);
-    expect((await dangling.json()).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringMatching(/tool_use` ids were found without `tool_result`/) });
+    expect((await dangling.json().then(asAny)).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringMatching(/tool_use` ids were found without `tool_result`/) });
 
     const five = await anthropic([{ role: 'user', content: [1, 2, 3, 4, 5].map((i) => ({ type: 'text', text: `t${i}`, cache_control: { type: 'ephemeral' } })) }]);
     expect(five.status).toBe(400);
-    expect((await five.json()).error.message).toBe('A maximum of 4 blocks with cache_control may be provided. Found 5.');
+    expect((await five.json().then(asAny)).error.message).toBe('A maximum of 4 blocks with cache_control may be provided. Found 5.');
 
     const orphan = await openai([user('a'), { role: 'tool', tool_call_id: 'c1', content: 'x' }]);
     expect(orphan.status).toBe(400);
-    expect((await orphan.json()).error.message).toMatch(/must be a response to a preceeding message with 'tool_calls'/);
+    expect((await orphan.json().then(asAny)).error.message).toMatch(/must be a response to a preceeding message with 'tool_calls'/);
 
     const noVersion = await fetch(`${fake.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', max_tokens: 1, messages: [user('a')] }) });
     expect(noVersion.status).toBe(400);
@@ -181,14 +184,14 @@ describe('the server', () => {
     fake.setFixture({ fallback: { text: 'ok' } });
     await fetch(`${fake.url}/_requests`, { method: 'DELETE' });
     await anthropic([user('logged')]);
-    const log = await (await fetch(`${fake.url}/_requests`)).json();
+    const log = await (await fetch(`${fake.url}/_requests`)).json().then(asAny);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ path: '/v1/messages', provider: 'anthropic', turn: 'fallback', status: 200, completed: true, body: { messages: [user('logged')] } });
   });
 
   it('takes a new fixture over HTTP', async () => {
     await fetch(`${fake.url}/_fixture`, { method: 'POST', body: JSON.stringify({ fallback: { text: 'posted fixture' } }) });
-    expect((await (await anthropic([user('hi')])).json()).content[0].text).toBe('posted fixture');
+    expect((await (await anthropic([user('hi')])).json().then(asAny)).content[0].text).toBe('posted fixture');
   });
 
   it('rejects a fixture with a mistyped fault, naming where', () => {
@@ -212,7 +215,7 @@ describe('running on its own', () => {
         child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
       });
       const reply = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
-      expect((await reply.json()).choices[0].message.content).toBe('standalone');
+      expect((await reply.json().then(asAny)).choices[0].message.content).toBe('standalone');
     } finally {
       child.kill('SIGTERM');
     }

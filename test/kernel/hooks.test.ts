@@ -6,8 +6,8 @@ import { isolatedEnv, makeProject } from '../support/project.js';
 
 const env = isolatedEnv();
 
-async function kernelWith(plugins: Array<ReturnType<typeof definePlugin<any>>>): Promise<Kernel> {
-  const config = await loadConfig({ cwd: makeProject(), env });
+async function kernelWith(plugins: Array<ReturnType<typeof definePlugin<any>>>, providerName?: string): Promise<Kernel> {
+  const config = await loadConfig({ cwd: makeProject(), env, flags: providerName ? { provider: { name: providerName } } : undefined });
   return createKernel({
     config,
     headless: true,
@@ -116,7 +116,9 @@ describe('providers', () => {
   it('says how to fix a provider nobody provides', async () => {
     const kernel = await kernelWith([
       definePlugin({ name: 'provider-y', apply: (k) => k.hooks.provider.for('y').tap('provider-y', () => undefined) }),
-    ]);
-    expect(() => kernel.provider()).toThrow(expect.objectContaining({ code: 'ASSISTANT_PROVIDER_UNKNOWN' }));
+    ], 'openia');
+    expect(() => kernel.provider()).toThrow(
+      expect.objectContaining({ code: 'ASSISTANT_PROVIDER_UNKNOWN', message: expect.stringContaining('no loaded plugin provides "openia" (set in flags) (did you mean "openai"?)') }),
+    );
   });
 });

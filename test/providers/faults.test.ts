@@ -50,7 +50,7 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
     const { error, events } = await streamError(provider.stream(ask('hi')));
     expect(error.code).toBe('ASSISTANT_PROVIDER_RATE_LIMITED');
     expect(error.message).toMatch(/overloaded \(529.*gave up after 3 tries; provider\.retries\.attempts is 2/);
-    expect(retries(events).map((e) => (e as { delayMs: number }).delayMs)).toEqual([5, 10]);
+    expect(retries(events).map((e) => (e as unknown as { delayMs: number }).delayMs)).toEqual([5, 10]);
     expect(fake.requests).toHaveLength(3);
   });
 
@@ -154,7 +154,7 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
     script([{ status: 429, retryAfterMs: 10 }, { type: 'reset_mid_stream', afterEvents: 1 }, { status: 529 }], TOOL_REPLY);
     const provider = await fakeProvider(fake, name);
     const events = await collect(provider.stream(ask('read it', { tools: [READ_TOOL] })));
-    expect(retries(events).map((e) => (e as { code: string }).code)).toEqual([
+    expect(retries(events).map((e) => (e as unknown as { code: string }).code)).toEqual([
       'ASSISTANT_PROVIDER_RATE_LIMITED',
       'ASSISTANT_PROVIDER_NETWORK',
       'ASSISTANT_PROVIDER_RATE_LIMITED',

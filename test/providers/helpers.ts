@@ -22,7 +22,7 @@ export interface FakeLlm {
     clientClosedEarly: boolean;
     closedAfterMs?: number;
   }>;
-  setFixture(fixture: object): void;
+  setFixture(fixture: object | string): void;
   reset(): void;
   close(): Promise<void>;
 }
