@@ -12,6 +12,7 @@ export {
   ProviderError,
   ToolError,
   PermissionError,
+  ContextError,
   ERROR_CODES,
   isAssistantError,
   formatError,
@@ -37,3 +38,26 @@ export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './age
 export { createRunner, type AgentRunner } from './agent/runner.js';
 export { sessionConversation, memoryConversation, type Conversation } from './agent/conversation.js';
 export { createSteeringQueue, type SteeringQueue } from './agent/steering.js';
+export {
+  DEFAULT_MAX_OUTPUT,
+  requestSettings,
+  assembleContextView,
+  buildContextView,
+  assertFitsWindow,
+  type RequestSettings,
+  type ContextViewOptions,
+} from './agent/context-view.js';
+export { createContextLedger, inputTokens, type ContextLedger, type MeasureInput, type SentRequest, type RequestRecord, type LedgerTotals } from './context/ledger.js';
+export { findPrice, costUsd, type ModelPrice, type PriceTable } from './context/pricing.js';
+export {
+  estimateTextTokens,
+  estimateMessageTokens,
+  estimateMessagesTokens,
+  estimateToolTokens,
+  estimateParts,
+  messagePart,
+  TODO_REMINDER_TAG,
+} from './context/estimate.js';
+export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './context/cache-breakpoints.js';
+export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './context/turns.js';
+export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy } from './context/strategy.js';
