@@ -23,6 +23,7 @@ export type { Logger, LogLevel } from './logger.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { TOOL_NAME } from './tools/registry.js';
+export { stableJson } from './util/stable-json.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
 export * from './types/messages.js';
 export type * from './types/provider.js';
@@ -60,4 +61,4 @@ export {
 } from './context/estimate.js';
 export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './context/cache-breakpoints.js';
 export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './context/turns.js';
-export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy } from './context/strategy.js';
+export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy, contextNotice } from './context/strategy.js';

@@ -134,6 +134,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     try {
       plugin.apply(kernel, pluginOptions, { logger: logger.child(plugin.name) });
     } catch (cause) {
+      // A plugin that checks its options beyond its schema reports them as such (exit 2, not a crash).
+      if (isAssistantError(cause) && cause.code === 'ASSISTANT_PLUGIN_OPTIONS_INVALID') throw cause;
       if (isAssistantError(cause) && cause.code === 'ASSISTANT_HOOK_UNKNOWN')
         throw new PluginError('ASSISTANT_HOOK_UNKNOWN', `plugin "${plugin.name}" (${item.source}): ${cause.message}`, {
           plugin: plugin.name,

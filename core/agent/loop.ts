@@ -176,6 +176,7 @@ async function buildRequest(kernel: Kernel, options: AgentLoopOptions, settings:
     kind: 'turn',
     sessionId: options.sessionId,
     agentId: options.agentId,
+    signal: options.signal,
     replaceHistory: (replacement) => conversation.replace(replacement),
   };
   const view = await buildContextView(kernel, { messages: conversation.messages, settings, reason, system: options.system, toolFilter: options.toolFilter });

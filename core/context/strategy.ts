@@ -43,3 +43,8 @@ export function checkContextStrategy(kernel: Kernel): void {
       ', or add the plugin that provides it to plugins',
   );
 }
+
+/** Tells the user something about the context (a compaction, a rotation), as a `notice` event of the conversation. */
+export function contextNotice(kernel: Kernel, reason: ContextReason, level: 'info' | 'warn', message: string): void {
+  kernel.hooks.event.call({ type: 'notice', level, message, agentId: reason.agentId, sessionId: reason.sessionId });
+}

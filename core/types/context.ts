@@ -34,6 +34,8 @@ export interface ContextReason {
   focus?: string;
   sessionId?: string;
   agentId?: string;
+  /** Aborts work the strategy does for this request (a summary call). */
+  signal?: AbortSignal;
   /**
    * Replaces the stored history (a deliberate compaction): recorded as a `compaction` event in a
    * session, so later requests and a resume start from it. Absent when nothing can be replaced.
