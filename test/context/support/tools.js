@@ -1,5 +1,5 @@
 // Tools for context tests: Read, Edit and Bash with the risk hints the real tools give (category,
-// paths), and a runner that executes their handlers in call order. Used until the tool runtime
+// paths), and a runner that executes their handlers in call order, then `afterToolCall`. Used until the tool runtime
 // (another branch) is on main; the strategies only ever see the registry and the results.
 
 /** Deterministic file content of about `size` characters. @param {string} path @param {number} size */
@@ -62,7 +62,9 @@ export function installToolRunner(kernel) {
         continue;
       }
       const result = await tool.handler(call.input, { callId: call.id, projectRoot: kernel.projectRoot, cwd: kernel.cwd, signal: context.signal });
-      results.push({ type: 'tool_result', toolCallId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) });
+      const part = { type: 'tool_result', toolCallId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) };
+      const turn = { turn: context.turn, sessionId: context.sessionId, agentId: context.agentId, signal: context.signal };
+      results.push(await kernel.hooks.afterToolCall.promise(part, { definition: tool, turn, call }));
     }
     return results;
   };
