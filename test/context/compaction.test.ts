@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AssistantMessage } from '../../dist/core/index.js';
 import { agentScript } from './support/agent-script.js';
 import { contextSession, runPrompts } from './support/session.js';
 import { isPrefix, pairsIntact, rewrites, turnRequests, userWords } from './support/inspect.js';
@@ -172,8 +173,8 @@ describe('compaction strategy', () => {
 /** Replays a fixed list of tool turns, then answers with text. */
 function replayOf(plan: Array<Array<{ name: string; input: Record<string, unknown> }>>) {
   let step = 0;
-  return (_request: unknown, index: number) =>
-    step < plan.length ? plan[step++]!.map((c, j) => ({ type: 'tool_call', id: `c${index}_${j}`, ...c })) : [{ type: 'text', text: 'ok' }];
+  return (_request: unknown, index: number): AssistantMessage['content'] =>
+    step < plan.length ? plan[step++]!.map((c, j) => ({ type: 'tool_call' as const, id: `c${index}_${j}`, ...c })) : [{ type: 'text', text: 'ok' }];
 }
 
 /** Runs the strategy on demand, as `/compact` does. */
