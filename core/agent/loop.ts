@@ -1,7 +1,7 @@
 import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../errors.js';
 import type { TurnContext } from '../hooks.js';
 import type { Kernel } from '../kernel-types.js';
-import { addUsage, emptyUsage, messageText, type AssistantMessage, type Message, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
+import { addUsage, emptyUsage, messageText, type AssistantMessage, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
 import type { AgentEvent, DoneReason } from '../types/events.js';
 import type { LimitsConfig } from '../types/config.js';
 import type { PermissionMode } from '../types/permission.js';
