@@ -4,15 +4,10 @@ import {
   definePlugin,
   requestSettings,
   sessionConversation,
-  type Kernel,
 } from '../../core/index.js';
 import { formatContext, formatCost } from './format.js';
 
-/** The open session, or a message saying there is none. */
-function sessionOf(kernel: Kernel) {
-  if (!kernel.session) throw new Error('no session is open');
-  return kernel.session;
-}
+const NO_SESSION = 'No session is open yet: send a prompt first.';
 
 /**
  * `/context` (the window by part), `/cost` (spend and cache economics, from the kernel's budget
@@ -27,7 +22,8 @@ export default definePlugin({
         name: 'context',
         description: 'Show how the context window is used, by part',
         run: async () => {
-          const session = sessionOf(kernel);
+          const session = kernel.session;
+          if (!session) return NO_SESSION;
           const settings = requestSettings(kernel);
           const view = await assembleContextView(kernel, { messages: session.messages, settings, reason: { kind: 'turn', sessionId: session.info.id } });
           return formatContext(settings.model, kernel.budget.measure(view), kernel.budget.latest());
@@ -51,7 +47,8 @@ export default definePlugin({
         description: 'Compact the conversation now, optionally focusing the summary',
         usage: '[focus]',
         run: async (args) => {
-          const session = sessionOf(kernel);
+          const session = kernel.session;
+          if (!session) return NO_SESSION;
           const conversation = sessionConversation(session);
           const before = session.messages.length;
           let saved: string | undefined;

@@ -187,3 +187,22 @@ async function compactNow(s: Awaited<ReturnType<typeof contextSession>>, focus?:
     reason: { kind: 'compact', focus, replaceHistory: (r) => conversation.replace(r) },
   });
 }
+
+describe('compaction of a sub-agent conversation', () => {
+  it('compacts a private conversation on its own, leaving the session alone', async () => {
+    const { runAgentLoop, memoryConversation } = await import('../../dist/core/index.js');
+    const explore = agentScript({ turnsPerPrompt: 1000, call: distinctFiles });
+    const reply = (request: Parameters<typeof explore>[0], index: number) => (index < 70 ? explore(request, index) : [{ type: 'text', text: 'Explored.' }]);
+    const s = await contextSession({ window: WINDOW, rc: rc(), reply, tools: { readSize: 2000 } });
+    const conversation = memoryConversation();
+    const result = await runAgentLoop(s.kernel, { conversation, prompt: 'Explore the codebase.', signal: new AbortController().signal, mode: 'bypass', agentId: 'explorer' });
+    expect(result.reason).toBe('completed');
+    expect(conversation.messages[0]!.meta?.origin).toBe('summary');
+    expect(userWords([...conversation.messages])).toContain('Explore the codebase.');
+    expect(s.session.messages).toHaveLength(0);
+    expect(s.persisted.some((e) => e.type === 'compaction')).toBe(false);
+    expect(s.events.some((e) => e.type === 'notice' && e.agentId === 'explorer' && e.message.startsWith('compacted the context'))).toBe(true);
+    expect(s.kernel.budget.requests.filter((r) => r.purpose === 'compaction').every((r) => r.agentId === 'explorer')).toBe(true);
+    for (const r of s.scripted.requests) expect(r.total + r.request.maxTokens).toBeLessThanOrEqual(WINDOW);
+  });
+});
