@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AssistantConfig } from '../core/types/config.js';
@@ -8,7 +9,17 @@ import type { ConfigLayer } from './layers.js';
  * third-party package) and the default values. Every built-in can be disabled with
  * `["<name>", false]` or replaced by a plugin of the same name.
  */
-export const DEFAULT_PLUGINS: string[] = ['system-prompt', 'provider-anthropic', 'provider-openai'];
+export const DEFAULT_PLUGINS: string[] = [
+  'system-prompt',
+  'provider-anthropic',
+  'provider-openai',
+  'memory-files',
+  'project-map',
+  'context-compaction',
+  'context-rolling',
+  'context-static',
+  'context-commands',
+];
 
 /** Default values for the core keys. */
 export const DEFAULT_VALUES: AssistantConfig = {
@@ -19,10 +30,18 @@ export const DEFAULT_VALUES: AssistantConfig = {
   limits: { maxTurns: 100, maxToolFailures: 3, repeatedCallLimit: 3 },
 };
 
+/**
+ * Published model prices (US dollars per million tokens), shipped as data so they can be updated
+ * without a release: a `pricing` key in any config layer overrides or adds entries.
+ */
+export function defaultPricing(): NonNullable<AssistantConfig['pricing']> {
+  return JSON.parse(readFileSync(new URL('./pricing.json', import.meta.url), 'utf8')) as NonNullable<AssistantConfig['pricing']>;
+}
+
 /** The lowest configuration layer. */
 export function defaultLayer(): ConfigLayer {
   return {
-    values: { ...structuredClone(DEFAULT_VALUES), plugins: DEFAULT_PLUGINS.map((p) => `./${p}`) },
+    values: { ...structuredClone(DEFAULT_VALUES), pricing: defaultPricing(), plugins: DEFAULT_PLUGINS.map((p) => `./${p}`) },
     source: 'defaults',
     // Built-in plugin paths are relative to the compiled plugins folder.
     baseDir: fileURLToPath(new URL('../plugins/', import.meta.url)),

@@ -1,6 +1,13 @@
 import type { JsonSchema } from '../core/types/json-schema.js';
 
 const ruleList = { type: 'array', items: { type: 'string', minLength: 1 } };
+const perMillion = { type: 'number', minimum: 0 };
+const modelPrice = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['input', 'output'],
+  properties: { input: perMillion, output: perMillion, cacheRead: perMillion, cacheWrite: perMillion },
+};
 
 /** JSON Schema of the keys the core owns. Plugins validate their own keys (`configKey`). */
 export const coreConfigSchema: JsonSchema = {
@@ -46,6 +53,10 @@ export const coreConfigSchema: JsonSchema = {
     persistence: {
       type: 'object',
       properties: { store: { type: 'string', minLength: 1 } },
+    },
+    pricing: {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: modelPrice },
     },
     limits: {
       type: 'object',

@@ -33,6 +33,10 @@ export const ERROR_CODES = {
   ASSISTANT_PROVIDER_STREAM_CUT: { exit: 3, text: 'The response stream broke off after output had been delivered, so it was not retried.' },
   ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The provider sent something that is not its documented wire format (malformed event or body).' },
   ASSISTANT_PROVIDER_ABORTED: { exit: 130, text: 'The request was aborted (Ctrl+C or a cancelled turn).' },
+  ASSISTANT_CONTEXT_OVERFLOW: { exit: 4, text: "A request would not fit the model's context window, and the context strategy could not make it fit." },
+  ASSISTANT_CONTEXT_COMPACTION_FAILED: { exit: 1, text: 'Compacting the history failed (the summary call failed and nothing smaller fits); the history is unchanged.' },
+  ASSISTANT_CONTEXT_STRATEGY_UNKNOWN: { exit: 2, text: '`context.strategy` names a strategy no loaded plugin provides.' },
+  ASSISTANT_PRICE_UNKNOWN: { exit: 2, text: '`limits.maxCostUsd` is set but no price is configured for the model (`pricing`).' },
 } as const;
 
 /** A stable error code. */
@@ -102,6 +106,8 @@ export class ProviderError extends AssistantError {
 export class ToolError extends AssistantError {}
 /** The permission engine failed; it fails closed. */
 export class PermissionError extends AssistantError {}
+/** The context could not be built within the model's window. */
+export class ContextError extends AssistantError {}
 
 /** True for errors assistant raised on purpose, even from another copy of this module. */
 export function isAssistantError(error: unknown): error is AssistantError {

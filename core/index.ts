@@ -12,6 +12,7 @@ export {
   ProviderError,
   ToolError,
   PermissionError,
+  ContextError,
   ERROR_CODES,
   isAssistantError,
   formatError,
@@ -23,6 +24,7 @@ export type { Logger, LogLevel } from './logger.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { TOOL_NAME } from './tools/registry.js';
+export { stableJson } from './util/stable-json.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
 export * from './provider-kit/index.js';
 export * from './types/messages.js';
@@ -39,3 +41,25 @@ export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './age
 export { createRunner, type AgentRunner } from './agent/runner.js';
 export { sessionConversation, memoryConversation, type Conversation } from './agent/conversation.js';
 export { createSteeringQueue, type SteeringQueue } from './agent/steering.js';
+export {
+  DEFAULT_MAX_OUTPUT,
+  requestSettings,
+  assembleContextView,
+  buildContextView,
+  assertFitsWindow,
+  type RequestSettings,
+  type ContextViewOptions,
+} from './agent/context-view.js';
+export { createContextLedger, inputTokens, type ContextLedger, type MeasureInput, type SentRequest, type RequestRecord, type LedgerTotals } from './context/ledger.js';
+export { findPrice, costUsd, type ModelPrice, type PriceTable } from './context/pricing.js';
+export {
+  estimateMessageTokens,
+  estimateMessagesTokens,
+  estimateToolTokens,
+  estimateParts,
+  messagePart,
+  TODO_REMINDER_TAG,
+} from './context/estimate.js';
+export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './context/cache-breakpoints.js';
+export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './context/turns.js';
+export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy, contextNotice } from './context/strategy.js';

@@ -7,6 +7,7 @@ import type { CommandRegistry } from './types/commands.js';
 import type { Provider } from './types/provider.js';
 import type { JsonSchema } from './types/json-schema.js';
 import type { SessionState } from './session.js';
+import type { ContextLedger } from './context/ledger.js';
 
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
@@ -38,6 +39,8 @@ export interface Kernel {
   readonly headless: boolean;
   readonly tools: ToolRegistry;
   readonly commands: CommandRegistry;
+  /** Budget accounting: measures requests by part, and keeps every request's usage and cost (`/context`, `/cost`). */
+  readonly budget: ContextLedger;
   /** Loaded plugins, in apply order. */
   readonly plugins: readonly LoadedPlugin[];
   /** The open session, once the CLI (or an embedder) has opened one. */

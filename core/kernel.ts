@@ -7,6 +7,8 @@ import { createToolRegistry } from './tools/registry.js';
 import { createCommandRegistry } from './commands.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './util/close-matches.js';
+import { createContextLedger } from './context/ledger.js';
+import type { PriceTable } from './context/pricing.js';
 import type { Kernel, LoadedPlugin } from './kernel-types.js';
 import type { ResolvedConfig } from './types/config.js';
 import type { Provider } from './types/provider.js';
@@ -26,7 +28,7 @@ export interface KernelOptions {
 }
 
 /** Top-level config keys the core owns; plugins claim more through `configKey`. */
-export const CORE_CONFIG_KEYS = ['$schema', 'extends', 'plugins', 'provider', 'permissions', 'context', 'persistence', 'limits'];
+export const CORE_CONFIG_KEYS = ['$schema', 'extends', 'plugins', 'provider', 'permissions', 'context', 'persistence', 'limits', 'pricing'];
 
 function hookProxy(hooks: Hooks): Hooks {
   const ignored = new Set(['then', 'toJSON', 'constructor', 'inspect', 'nodeType', 'asymmetricMatch', 'valueOf', 'toString']);
@@ -91,6 +93,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     headless: options.headless ?? false,
     tools: createToolRegistry(() => tracker.active),
     commands: createCommandRegistry(() => tracker.active),
+    budget: createContextLedger(() => config.values.pricing as PriceTable | undefined),
     plugins: [],
     logger,
     session: undefined,
@@ -131,6 +134,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     try {
       plugin.apply(kernel, pluginOptions, { logger: logger.child(plugin.name) });
     } catch (cause) {
+      // A plugin that checks its options beyond its schema reports them as such (exit 2, not a crash).
+      if (isAssistantError(cause) && cause.code === 'ASSISTANT_PLUGIN_OPTIONS_INVALID') throw cause;
       if (isAssistantError(cause) && cause.code === 'ASSISTANT_HOOK_UNKNOWN')
         throw new PluginError('ASSISTANT_HOOK_UNKNOWN', `plugin "${plugin.name}" (${item.source}): ${cause.message}`, {
           plugin: plugin.name,

@@ -1,4 +1,5 @@
 import type { Message, Usage } from '../types/messages.js';
+import type { HistoryReplacement } from '../types/context.js';
 import type { SessionState } from '../session.js';
 
 /** The message history a loop works on: the session's for the main agent, a private one for sub-agents. */
@@ -8,6 +9,8 @@ export interface Conversation {
   recordUsage(usage: Usage, model: string): Promise<void>;
   /** A durability point (stores fsync). */
   checkpoint(reason: 'tool_result' | 'turn_end'): Promise<void>;
+  /** Replaces the history with a compacted one (a context strategy's deliberate compaction). */
+  replace(replacement: HistoryReplacement): Promise<void>;
 }
 
 /** The open session as a conversation: every change is recorded (and so persisted). */
@@ -19,6 +22,7 @@ export function sessionConversation(session: SessionState): Conversation {
     append: (message) => session.record({ type: 'message', message }),
     recordUsage: (usage, model) => session.record({ type: 'usage', usage, model }),
     checkpoint: (reason) => session.record({ type: 'checkpoint', reason }),
+    replace: (replacement) => session.record({ type: 'compaction', ...replacement }),
   };
 }
 
@@ -39,5 +43,8 @@ export function memoryConversation(initial: Message[] = []): Conversation & { us
       usage.cacheWriteTokens += u.cacheWriteTokens;
     },
     async checkpoint() {},
+    async replace(replacement) {
+      messages.splice(0, messages.length, ...replacement.messages);
+    },
   };
 }

@@ -1,15 +1,16 @@
-import { AssistantError, ProviderError, isAssistantError } from '../errors.js';
+import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../errors.js';
 import type { TurnContext } from '../hooks.js';
 import type { Kernel } from '../kernel-types.js';
-import { addUsage, emptyUsage, messageText, type AssistantMessage, type Message, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
+import { addUsage, emptyUsage, messageText, type AssistantMessage, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
 import type { AgentEvent, DoneReason } from '../types/events.js';
 import type { LimitsConfig } from '../types/config.js';
 import type { PermissionMode } from '../types/permission.js';
-import type { ProviderRequest, ProviderStreamEvent, ToolSpec } from '../types/provider.js';
-import type { ContextView } from '../types/context.js';
+import type { Provider, ProviderRequest, ProviderStreamEvent } from '../types/provider.js';
+import type { ContextReason } from '../types/context.js';
 import type { Conversation } from './conversation.js';
 import type { SteeringQueue } from './steering.js';
 import { RepeatDetector } from './repeat-detector.js';
+import { assertFitsWindow, buildContextView, requestSettings, type RequestSettings } from './context-view.js';
 
 /** How to run the loop for one prompt. */
 export interface AgentLoopOptions {
@@ -47,8 +48,6 @@ const DEFAULT_LIMITS: Required<Pick<LimitsConfig, 'maxTurns' | 'maxToolFailures'
   maxToolFailures: 3,
   repeatedCallLimit: 3,
 };
-const DEFAULT_MAX_OUTPUT = 8192;
-
 function userMessage(text: string, origin: 'user' | 'steering' | 'reminder'): UserMessage {
   return { role: 'user', content: [{ type: 'text', text }], meta: { time: Date.now(), origin } };
 }
@@ -72,6 +71,7 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
   let consecutiveFailures = 0;
   let turns = 0;
   let lastText = '';
+  let costUsd = 0;
 
   const finish = (reason: DoneReason, message?: string, error?: AssistantError): AgentLoopResult => {
     if (message) emit({ type: 'notice', level: reason === 'completed' ? 'info' : reason === 'error' ? 'error' : 'warn', message, code: error?.code });
@@ -81,10 +81,13 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
 
   try {
     const provider = kernel.provider();
-    const model = options.model ?? kernel.config.provider?.model ?? provider.defaultModel;
-    if (!model)
-      throw new ProviderError('ASSISTANT_PROVIDER_NOT_CONFIGURED', `no model selected for provider "${provider.name}": set provider.model in .assistantrc or pass --model`);
-    const maxTokens = typeof kernel.config.provider?.maxTokens === 'number' ? kernel.config.provider.maxTokens : DEFAULT_MAX_OUTPUT;
+    const settings = requestSettings(kernel, options.model);
+    const { model } = settings;
+    if (limits.maxCostUsd && !kernel.budget.price(provider.name, model))
+      throw new ConfigError(
+        'ASSISTANT_PRICE_UNKNOWN',
+        `limits.maxCostUsd is set but no price is known for ${provider.name}/${model}, so the cost cannot be enforced; add it under pricing.${provider.name} in .assistantrc (US dollars per million tokens: input, output, cacheRead, cacheWrite)`,
+      );
 
     const first: TurnContext = { turn: 0, sessionId, agentId, signal };
     const raw = typeof options.prompt === 'string' ? userMessage(options.prompt, 'user') : options.prompt;
@@ -97,6 +100,8 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
         return finish('max_turns', `stopped after ${turns} model turns (limits.maxTurns = ${limits.maxTurns}); raise it or continue with a new prompt`);
       if (limits.maxTokens && totalTokens(usage) >= limits.maxTokens)
         return finish('budget', `stopped: this prompt used ${totalTokens(usage)} tokens (limits.maxTokens = ${limits.maxTokens})`);
+      if (limits.maxCostUsd && costUsd >= limits.maxCostUsd)
+        return finish('budget', `stopped: this prompt cost $${costUsd.toFixed(4)} (limits.maxCostUsd = $${limits.maxCostUsd})`);
 
       for (const text of options.steering?.drain() ?? []) await conversation.append(userMessage(text, 'steering'));
 
@@ -105,10 +110,11 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
       emit({ type: 'turn_start', turn: turns });
       await hooks.turnStart.promise(turn);
 
-      const request = await buildRequest(kernel, options, conversation.messages, model, maxTokens, provider.contextWindow(model));
+      const request = await buildRequest(kernel, options, settings);
       const streamed = await streamReply(provider.stream(request, signal), signal, emit);
       if (streamed.usage) {
         addUsage(usage, streamed.usage);
+        costUsd += recordRequest(kernel, provider, request, settings, agentId, streamed.usage);
         await conversation.recordUsage(streamed.usage, model);
       }
       if (streamed.message.content.length) await conversation.append(streamed.message);
@@ -163,42 +169,33 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
   }
 }
 
-/** Builds the request through the `systemPrompt`, `toolDefinition`, `context` and `providerRequest` hooks. */
-async function buildRequest(
-  kernel: Kernel,
-  options: AgentLoopOptions,
-  messages: readonly Message[],
-  model: string,
-  maxTokens: number,
-  window: number,
-): Promise<ProviderRequest> {
-  const { hooks } = kernel;
-  const reason = { kind: 'turn' as const, sessionId: options.sessionId, agentId: options.agentId };
-  const system = await hooks.systemPrompt.promise([...(options.system ?? [])], reason);
-  const tools: ToolSpec[] = [];
-  for (const definition of kernel.tools.list()) {
-    if (options.toolFilter && !options.toolFilter(definition.name)) continue;
-    tools.push(hooks.toolDefinition.call({ name: definition.name, description: definition.description, inputSchema: definition.inputSchema }, definition));
-  }
-  const initial: ContextView = {
-    system,
-    messages: [...messages],
-    tools,
-    // Default breakpoints: the stable system + tools prefix, and the newest message. Strategies refine them.
-    cache: { system: true, messages: messages.length ? [messages.length - 1] : [] },
-    budget: { window, outputReserve: maxTokens },
-    model,
+/** Builds the request through the `systemPrompt`, `toolDefinition`, `context` and `providerRequest` hooks; refuses one over the window. */
+async function buildRequest(kernel: Kernel, options: AgentLoopOptions, settings: RequestSettings): Promise<ProviderRequest> {
+  const { conversation } = options;
+  const reason: ContextReason = {
+    kind: 'turn',
+    sessionId: options.sessionId,
+    agentId: options.agentId,
+    signal: options.signal,
+    replaceHistory: (replacement) => conversation.replace(replacement),
   };
-  const view = await hooks.context.promise(initial, reason);
-  return hooks.providerRequest.promise({
+  const view = await buildContextView(kernel, { messages: conversation.messages, settings, reason, system: options.system, toolFilter: options.toolFilter });
+  assertFitsWindow(kernel, view);
+  return kernel.hooks.providerRequest.promise({
     model: view.model,
     system: view.system,
     messages: view.messages,
     tools: view.tools,
-    maxTokens,
+    maxTokens: settings.maxTokens,
     cache: view.cache,
     ...(typeof kernel.config.provider?.thinkingBudget === 'number' ? { thinkingBudget: kernel.config.provider.thinkingBudget } : {}),
   });
+}
+
+/** Enters a finished request in the budget ledger; returns its cost (0 when the model has no price). */
+function recordRequest(kernel: Kernel, provider: Provider, request: ProviderRequest, settings: RequestSettings, agentId: string | undefined, reported: Usage): number {
+  const budget = { window: settings.window, outputReserve: settings.maxTokens };
+  return kernel.budget.record({ ...request, budget, provider: provider.name, agentId, usage: reported }).costUsd ?? 0;
 }
 
 interface StreamedReply {

@@ -1,15 +1,5 @@
 import type { ToolCallPart } from '../types/messages.js';
-
-/** Stable JSON: object keys sorted, so `{a,b}` and `{b,a}` are the same call. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
+import { stableJson } from '../util/stable-json.js';
 
 /** Notices the same tool call (same name and input) made `limit` times in a row. */
 export class RepeatDetector {

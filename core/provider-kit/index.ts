@@ -11,7 +11,6 @@ export { ReplyBuilder } from './reply-builder.js';
 export {
   createResponseCache,
   replayOrRecord,
-  stableJson,
   DEFAULT_RESPONSE_CACHE,
   type ResponseCache,
   type ResponseCacheOptions,

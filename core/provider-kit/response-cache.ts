@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ProviderRequest, ProviderStreamEvent } from '../types/provider.js';
+import { stableJson } from '../util/stable-json.js';
 
 /** Size and lifetime of the response cache. */
 export interface ResponseCacheOptions {
@@ -23,14 +24,6 @@ export interface ResponseCache {
   readonly size: number;
 }
 
-/** JSON with object keys sorted, so equal values always give equal text. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v))
-      return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]]));
-    return v;
-  });
-}
 
 function wireRequest(request: ProviderRequest): unknown {
   return {

@@ -25,6 +25,8 @@ export interface AssistantConfig {
   context?: { strategy?: string; [option: string]: unknown };
   persistence?: { store?: string; [option: string]: unknown };
   limits?: LimitsConfig;
+  /** Model prices by provider, then model pattern, in US dollars per million tokens (defaults: config/pricing.json). */
+  pricing?: Record<string, Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>>;
   /** Keys owned by plugins (`configKey`), validated by their schemas. */
   [key: string]: unknown;
 }

@@ -19,6 +19,14 @@ export interface ContextView {
   model: string;
 }
 
+/** A compacted history that replaces the stored one, with what it saved. */
+export interface HistoryReplacement {
+  messages: Message[];
+  /** Input tokens of the request before and after the replacement. */
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
 /** Why the context is being built. */
 export interface ContextReason {
   /** `turn`: before a model call; `compact`: on request (e.g. `/compact focus`). */
@@ -26,4 +34,27 @@ export interface ContextReason {
   focus?: string;
   sessionId?: string;
   agentId?: string;
+  /** Aborts work the strategy does for this request (a summary call). */
+  signal?: AbortSignal;
+  /**
+   * Replaces the stored history (a deliberate compaction): recorded as a `compaction` event in a
+   * session, so later requests and a resume start from it. Absent when nothing can be replaced.
+   */
+  replaceHistory?: (replacement: HistoryReplacement) => Promise<void>;
+}
+
+/** A part of a request the budget is broken down into (`/context`). */
+export type ContextPart = 'system' | 'tools' | 'memory' | 'projectMap' | 'summary' | 'history' | 'todo';
+
+/** Input tokens of one request by part, against the model's window. */
+export interface ContextMeasure {
+  parts: Record<ContextPart, number>;
+  /** Input tokens of the whole request. */
+  total: number;
+  window: number;
+  outputReserve: number;
+  /** Input tokens still free before the output reserve is touched (negative: the request does not fit). */
+  free: number;
+  /** `reported`: the provider's usage for the part already sent plus the tokenizer for what is new; `estimated`: the tokenizer alone. */
+  basis: 'reported' | 'estimated';
 }

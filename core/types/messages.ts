@@ -79,6 +79,8 @@ export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence
 export interface SystemSection {
   id: string;
   text: string;
+  /** Which part of the context budget the section counts toward (`/context`); default `system`. */
+  part?: 'system' | 'memory' | 'projectMap';
 }
 
 /** Token usage reported by a provider for one request. */

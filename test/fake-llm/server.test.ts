@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/project.js';
-// @ts-expect-error plain JavaScript without type declarations
 import { AnthropicPromptCache, OpenAIPromptCache, minCacheableTokens } from './prompt-cache.js';
-// @ts-expect-error plain JavaScript without type declarations
 import { checkFixture } from './script.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
 

@@ -2,7 +2,6 @@ import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import type { Provider, ProviderRequest, ProviderStreamEvent, Message } from '../../dist/core/index.js';
 import { makeProject } from '../support/project.js';
-// @ts-expect-error plain JavaScript test server without type declarations
 import { startFakeLlm as startFake } from '../fake-llm/server.js';
 
 /** A running fake LLM server (see test/fake-llm/README.md). */

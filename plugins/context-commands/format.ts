@@ -1,0 +1,64 @@
+import type { ContextMeasure, ContextPart, LedgerTotals, ModelPrice, RequestRecord } from '../../core/index.js';
+
+const LABELS: Record<ContextPart, string> = {
+  system: 'system prompt',
+  tools: 'tool definitions',
+  memory: 'memory files',
+  projectMap: 'project map',
+  summary: 'summary',
+  history: 'history',
+  todo: 'todo reminder',
+};
+const BAR = 30;
+
+const n = (value: number) => value.toLocaleString('en-US');
+const pct = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : '0%');
+
+function bar(value: number, whole: number): string {
+  const filled = whole ? Math.min(BAR, Math.round((value / whole) * BAR)) : 0;
+  return '█'.repeat(filled) + '░'.repeat(BAR - filled);
+}
+
+/** `/context`: the window by part, as a text bar chart. */
+export function formatContext(model: string, measure: ContextMeasure, last: RequestRecord | undefined): string {
+  const { window } = measure;
+  const rows: Array<[string, number]> = (Object.keys(LABELS) as ContextPart[]).map((p) => [LABELS[p], measure.parts[p]]);
+  rows.push(['output reserve', measure.outputReserve], ['free', Math.max(0, measure.free)]);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = [
+    `Context of ${model}: ${n(measure.total)} of ${n(window)} tokens (${pct(measure.total, window)}), ${n(measure.outputReserve)} reserved for output` +
+      (measure.basis === 'reported' ? ' (counted from reported usage and the tokenizer)' : ' (estimated by the tokenizer)'),
+    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${bar(value, window)} ${n(value).padStart(9)}  ${pct(value, window).padStart(6)}`),
+  ];
+  if (measure.free < 0) lines.push(`  over by ${n(-measure.free)} tokens: the next request will be compacted or refused`);
+  if (last) lines.push(`Last request: ${n(last.usage.inputTokens + last.usage.cacheReadTokens + last.usage.cacheWriteTokens)} input tokens, ${n(last.usage.cacheReadTokens)} read from the cache, ${n(last.usage.cacheWriteTokens)} written to it`);
+  return lines.join('\n');
+}
+
+const money = (usd: number) => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+const perM = (usd: number | undefined) => (usd === undefined ? '-' : `$${usd}`);
+
+/** `/cost`: the session's spend, cache economics and the latest requests. */
+export function formatCost(totals: LedgerTotals, records: readonly RequestRecord[], prices: Array<{ model: string; price?: ModelPrice }>, recent = 5): string {
+  const u = totals.usage;
+  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+  const compactions = records.filter((r) => r.purpose === 'compaction').length;
+  const lines = [
+    `Cost: ${money(totals.costUsd)} for ${totals.requests} requests${compactions ? ` (${compactions} for compaction)` : ''}`,
+    `  input ${n(input)} tokens: ${n(u.cacheReadTokens)} read from the cache (${pct(u.cacheReadTokens, input)}), ${n(u.cacheWriteTokens)} written to it, ${n(u.inputTokens)} uncached; output ${n(u.outputTokens)}`,
+  ];
+  for (const { model, price } of prices)
+    lines.push(
+      price
+        ? `  ${model}: ${perM(price.input)} input, ${perM(price.output)} output, ${perM(price.cacheRead ?? price.input)} cache read, ${perM(price.cacheWrite ?? price.input)} cache write per million tokens`
+        : `  ${model}: no price known, not counted (add it under pricing in .assistantrc)`,
+    );
+  const latest = records.slice(-recent);
+  if (latest.length) lines.push('Latest requests:');
+  for (const r of latest)
+    lines.push(
+      `  #${r.seq} ${r.purpose === 'compaction' ? 'summary' : 'turn'}${r.agentId ? ` (${r.agentId})` : ''}: read ${n(r.usage.cacheReadTokens)}, wrote ${n(r.usage.cacheWriteTokens)}, ` +
+        `uncached ${n(r.usage.inputTokens)}, output ${n(r.usage.outputTokens)}${r.costUsd === undefined ? '' : `, ${money(r.costUsd)}`}`,
+    );
+  return lines.join('\n');
+}

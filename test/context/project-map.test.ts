@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../dist/config/load.js';
+import { createKernel } from '../../dist/core/kernel.js';
+import { estimateTextTokens } from '../../dist/core/index.js';
+import { env } from './support/session.js';
+import { makeProject, writeFiles } from '../support/project.js';
+
+async function mapOf(dir: string) {
+  const kernel = await createKernel({ config: await loadConfig({ cwd: dir, env }), headless: true });
+  const system = await kernel.hooks.systemPrompt.promise([], { kind: 'turn' });
+  return { section: system.find((s) => s.id === 'project-map'), again: await kernel.hooks.systemPrompt.promise([], { kind: 'turn' }) };
+}
+
+describe('project map', () => {
+  it('lists the project tree, honouring every .gitignore and never entering .git or node_modules', async () => {
+    const dir = makeProject({
+      '.gitignore': 'dist/\n*.log\n',
+      'package.json': '{}',
+      'src/index.ts': '',
+      'src/core/kernel.ts': '',
+      'src/core/.gitignore': 'generated.ts\n',
+      'src/core/generated.ts': '',
+      'dist/index.js': '',
+      'debug.log': '',
+      'node_modules/dep/index.js': '',
+    });
+    mkdirSync(join(dir, '.git'));
+    writeFiles(dir, { '.git/HEAD': 'ref' });
+    const { section, again } = await mapOf(dir);
+    expect(section?.part).toBe('projectMap');
+    const lines = section!.text.split('\n').slice(2, -1);
+    expect(lines).toEqual(['src/', '  core/', '    .gitignore', '    kernel.ts', '  index.ts', '.gitignore', 'package.json']);
+    for (const hidden of ['dist', 'debug.log', 'generated.ts', 'node_modules', 'HEAD']) expect(section!.text).not.toContain(hidden);
+    expect(again.find((s) => s.id === 'project-map')).toBe(section);
+  });
+
+  it('expands folders level by level only while the map fits its token budget', async () => {
+    const files: Record<string, string> = { '.assistantrc': JSON.stringify({ projectMap: { maxTokens: 120 } }) };
+    for (let a = 0; a < 4; a++) for (let b = 0; b < 5; b++) for (let c = 0; c < 6; c++) files[`pkg${a}/mod${b}/file${c}.ts`] = '';
+    const dir = makeProject(files);
+    const { section } = await mapOf(dir);
+    const body = section!.text.split('\n').slice(2, -1).join('\n');
+    expect(estimateTextTokens(body)).toBeLessThanOrEqual(120);
+    expect(body).toContain('pkg0/\n  mod0/ (6 files)');
+    expect(body).not.toContain('file0.ts');
+    const big = makeProject({ ...files, '.assistantrc': JSON.stringify({ projectMap: { maxTokens: 2000 } }) });
+    expect((await mapOf(big)).section!.text).toContain('    file5.ts');
+  });
+
+  it('can be turned off', async () => {
+    const dir = makeProject({ '.assistantrc': JSON.stringify({ projectMap: { enabled: false } }), 'a.ts': '' });
+    expect((await mapOf(dir)).section).toBeUndefined();
+  });
+});
