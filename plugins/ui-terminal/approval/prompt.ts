@@ -158,7 +158,7 @@ export class ApprovalPrompt {
       const label = truncate(`${i + 1}. ${option.label}`, width - 2);
       lines.push(i === this.selected ? style.cyan(`❯ ${label}`) : `  ${label}`);
     });
-    lines.push(style.gray('  enter to choose · esc to deny and interrupt'));
+    lines.push(style.gray(truncate('  enter to choose · esc to deny and interrupt', width)));
     return { lines };
   }
 }

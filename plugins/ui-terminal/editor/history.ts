@@ -54,9 +54,10 @@ export class PromptHistory {
 
   /** Records a submitted prompt and resets navigation. */
   async add(text: string): Promise<void> {
-    if (text.trim() && this.entries[this.entries.length - 1] !== text) this.entries.push(text);
+    const fresh = text.trim() !== '' && this.entries[this.entries.length - 1] !== text;
+    if (fresh) this.entries.push(text);
     this.index = this.entries.length;
-    if (this.entries[this.entries.length - 1] !== text) return;
+    if (!fresh) return;
     const entry: Entry = { project: this.project, time: Date.now(), text };
     await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
     await appendFile(this.file, JSON.stringify(entry) + '\n', { mode: 0o600 });

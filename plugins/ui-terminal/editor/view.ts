@@ -52,8 +52,9 @@ export function renderEditor(buffer: TextBuffer, style: Style, width: number, ma
     const hiddenBelow = lines.length - start - maxRows;
     lines = lines.slice(start, start + maxRows);
     cursor = { row: cursor.row - start, col: cursor.col };
-    if (hiddenAbove) lines[0] = style.gray(`  ↑ ${hiddenAbove} more line${hiddenAbove === 1 ? '' : 's'}`);
-    if (hiddenBelow) lines[lines.length - 1] = style.gray(`  ↓ ${hiddenBelow} more line${hiddenBelow === 1 ? '' : 's'}`);
+    // An indicator takes the place of a row, which then counts as hidden too.
+    if (hiddenAbove) lines[0] = style.gray(`  ↑ ${hiddenAbove + 1} more lines`);
+    if (hiddenBelow) lines[lines.length - 1] = style.gray(`  ↓ ${hiddenBelow + 1} more lines`);
   }
   return { lines, cursor };
 }
