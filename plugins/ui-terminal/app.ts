@@ -14,7 +14,7 @@ import {
   type SlashCommandContext,
 } from '../../core/index.js';
 import { approvalPreview } from './approval/preview.js';
-import { ApprovalPrompt } from './approval/prompt.js';
+import { ApprovalPrompt, INTERRUPT_MESSAGE } from './approval/prompt.js';
 import { runBuiltin } from './commands/builtin.js';
 import { BUILTIN_COMMANDS, type UiHost } from './commands/host.js';
 import { TextBuffer } from './editor/buffer.js';
@@ -73,6 +73,8 @@ export class TerminalApp implements UiHost {
   private readonly menu: CompletionMenu;
   private readonly startMode: PermissionMode;
   private approval: { prompt: ApprovalPrompt; resolve: (answers: ApprovalAnswer[]) => void } | undefined;
+  private approvals: Promise<unknown> = Promise.resolve();
+  private interrupts = 0;
   /** Steering messages typed while the agent works, until the loop picks them up. */
   private queued: string[] = [];
   private hint: { text: string; until: number } | undefined;
@@ -146,8 +148,19 @@ export class TerminalApp implements UiHost {
     this.transcript.handle(event);
   }
 
-  /** Asks the user about a batch of pending calls (the plugin's `approval` tap). */
-  async approve(items: ApprovalRequest[]): Promise<ApprovalAnswer[]> {
+  /** Asks the user about a batch of pending calls (the plugin's `approval` tap); batches from sub-agents wait their turn. */
+  approve(items: ApprovalRequest[]): Promise<ApprovalAnswer[]> {
+    const interrupts = this.interrupts;
+    const asked = this.approvals.then(() =>
+      // A batch that was waiting while the user interrupted the turn is not asked any more.
+      interrupts !== this.interrupts ? items.map((): ApprovalAnswer => ({ behavior: 'deny', scope: 'once', message: INTERRUPT_MESSAGE })) : this.ask(items),
+    );
+    this.approvals = asked.catch(() => undefined);
+    return asked;
+  }
+
+  private async ask(items: ApprovalRequest[]): Promise<ApprovalAnswer[]> {
+    if (this.exiting) return items.map(() => ({ behavior: 'deny', scope: 'once', message: 'the user closed assistant' }));
     this.transcript.flushText();
     const previews: string[] = [''];
     for (const [i, item] of items.entries()) previews.push(...(await approvalPreview(item, i, items.length, this.style, this.width)));
@@ -170,12 +183,20 @@ export class TerminalApp implements UiHost {
 
   private readonly onData = (chunk: string) => {
     if (this.escTimer) clearTimeout(this.escTimer);
-    for (const key of this.decoder.push(chunk)) this.onKey(key);
-    if (this.decoder.pending)
-      this.escTimer = setTimeout(() => {
-        for (const key of this.decoder.flush()) this.onKey(key);
-      }, ESC_WAIT_MS);
+    this.keys(this.decoder.push(chunk));
+    if (this.decoder.pending) this.escTimer = setTimeout(() => this.keys(this.decoder.flush()), ESC_WAIT_MS);
   };
+
+  /** A bug in key handling is shown and the UI stays usable: the terminal is never left in raw mode by a crash. */
+  private keys(keys: Key[]): void {
+    for (const key of keys) {
+      try {
+        this.onKey(key);
+      } catch (error) {
+        this.transcript.note([this.style.red(`✗ internal error while handling a key: ${sanitize(String((error as Error)?.message ?? error))}`)]);
+      }
+    }
+  }
 
   private readonly onResize = () => this.screen.resized();
   private readonly onTerminate = () => this.exit(130);
@@ -388,6 +409,7 @@ export class TerminalApp implements UiHost {
 
   /** Stops the running prompt: the stream and tools are aborted, partial output is kept. */
   private interrupt(): void {
+    this.interrupts++;
     if (this.approval) {
       const { prompt, resolve } = this.approval;
       this.approval = undefined;
