@@ -4,7 +4,7 @@
 // provider plugin (no network). Peers are not installed here, so only our own numbers are kept.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine, median, percentile, writeSection } from './lib/report.mjs';
@@ -83,19 +83,27 @@ function once() {
   });
 }
 
+const timed = (argv) => {
+  const t0 = process.hrtime.bigint();
+  spawnSync(argv[0], argv.slice(1), { cwd: project, env });
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+};
+
+// Interleaved with the same-size references, so a busy machine slows all of them alike.
 const results = [];
+const baseline = [];
+const help = [];
 for (let i = 0; i < runs + 2; i++) {
   const r = await once();
-  if (i >= 2) results.push(r); // the first runs warm the file cache
+  const b = timed([process.execPath, '-e', '0']);
+  const h = timed([process.execPath, cli, '--help']);
+  if (i < 2) continue; // the first runs warm the file cache
+  results.push(r);
+  baseline.push(b);
+  help.push(h);
 }
 const ready = results.map((r) => r.readyMs);
 const rss = results.map((r) => r.rss);
-const baseline = [];
-for (let i = 0; i < 10; i++) {
-  const t0 = process.hrtime.bigint();
-  spawnSync(process.execPath, ['-e', '0']);
-  baseline.push(Number(process.hrtime.bigint() - t0) / 1e6);
-}
 
 const md = `## Interactive start-up (bench/ui-startup.mjs)
 
@@ -106,10 +114,15 @@ a local provider plugin, no network; the built-in plugins of the default preset.
 |---|---|---|---|
 | launch → ready prompt painted (ms) | ${median(ready).toFixed(1)} | ${percentile(ready, 90).toFixed(1)} | ${Math.max(...ready).toFixed(1)} |
 | peak RSS after ${IDLE_MS / 1000}s idle at the prompt (MiB) | ${median(rss).toFixed(1)} | ${percentile(rss, 90).toFixed(1)} | ${Math.max(...rss).toFixed(1)} |
+| \`assistant --help\` for scale: loads config and every plugin (ms) | ${median(help).toFixed(1)} | ${percentile(help, 90).toFixed(1)} | ${Math.max(...help).toFixed(1)} |
 | \`node -e 0\` for scale (ms) | ${median(baseline).toFixed(1)} | ${percentile(baseline, 90).toFixed(1)} | ${Math.max(...baseline).toFixed(1)} |
 
+Load average while measuring: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (shared machine: compare the rows with each other).
+
 "Ready" is the first frame that shows the status line under the input, measured from the
-spawn of \`script\` (which adds its own few milliseconds). The UI's modules (renderer, editor,
-approval, jsdiff) load only when the interactive UI starts, and jsdiff only at the first diff.`;
+spawn of \`script\` (which adds its own few milliseconds). Most of that time is the start-up every
+command shares (config loading and validation, plugin loading: compare \`--help\`); the UI's own
+modules (renderer, editor, approvals) load only when the interactive UI starts, and jsdiff only
+at the first diff.`;
 writeSection('ui-startup', md);
 console.log(md);
