@@ -13,13 +13,13 @@ import {
   type PermissionMode,
   type SlashCommandContext,
 } from '../../core/index.js';
-import { approvalPreview } from './approval/preview.js';
-import { ApprovalPrompt, INTERRUPT_MESSAGE } from './approval/prompt.js';
+import { ApprovalController } from './approval/controller.js';
 import { runBuiltin } from './commands/builtin.js';
 import { BUILTIN_COMMANDS, type UiHost } from './commands/host.js';
 import { TextBuffer } from './editor/buffer.js';
 import { FileIndex } from './editor/complete.js';
 import { PromptHistory } from './editor/history.js';
+import { applyEditingKey } from './editor/keymap.js';
 import { CompletionMenu } from './editor/menu.js';
 import { renderEditor } from './editor/view.js';
 import { modeCycle, statusLine } from './render/status.js';
@@ -51,15 +51,15 @@ const ESC_WAIT_MS = 30;
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
-/** Runs the interactive UI until the user leaves; resolves with the exit code. */
+/** Runs the interactive UI until the user leaves; `done` resolves with the exit code. */
 export function runTerminalApp(context: AppContext): { done: Promise<number>; app: TerminalApp } {
   const app = new TerminalApp(context);
   return { done: app.start(), app };
 }
 
 /**
- * The interactive session: input with history and completion at the bottom, the transcript
- * above it, approvals in place of the input when the agent asks, and slash commands.
+ * The interactive session: the transcript above, the input with history and completion at the
+ * bottom, approvals in place of the input when the agent asks, and slash commands.
  */
 export class TerminalApp implements UiHost {
   readonly kernel: Kernel;
@@ -67,19 +67,16 @@ export class TerminalApp implements UiHost {
   runner: AgentRunner;
   private readonly screen: Screen;
   private readonly transcript: Transcript;
+  private readonly approvals: ApprovalController;
   private readonly buffer = new TextBuffer();
   private readonly decoder = new KeyDecoder();
   private readonly history: PromptHistory;
   private readonly menu: CompletionMenu;
   private readonly startMode: PermissionMode;
-  private approval: { prompt: ApprovalPrompt; resolve: (answers: ApprovalAnswer[]) => void } | undefined;
-  private approvals: Promise<unknown> = Promise.resolve();
-  private interrupts = 0;
   /** Steering messages typed while the agent works, until the loop picks them up. */
   private queued: string[] = [];
   private hint: { text: string; until: number } | undefined;
-  private lastCtrlC = 0;
-  private lastEscape = 0;
+  private lastPress = { ctrlC: 0, escape: 0 };
   private modelOverride: string | undefined;
   private running: Promise<void> | undefined;
   private ticker: NodeJS.Timeout | undefined;
@@ -96,6 +93,7 @@ export class TerminalApp implements UiHost {
     this.style = createStyle(colorEnabled(output, context.env));
     this.screen = new Screen(output, () => this.view());
     this.transcript = new Transcript(this.style, this.screen, (tool) => kernel.tools.get(tool)?.risk.category, { showThinking: options.showThinking });
+    this.approvals = new ApprovalController(this.style, () => this.width, (lines) => this.screen.commit(lines), () => this.screen.schedule());
     this.history = new PromptHistory(join(userDirs(context.env).data, 'history.jsonl'), kernel.projectRoot, options.historySize);
     this.menu = new CompletionMenu(() => kernel.commands.listSlash(), new FileIndex(kernel.cwd), () => {
       this.menu.update(this.buffer);
@@ -148,37 +146,10 @@ export class TerminalApp implements UiHost {
     this.transcript.handle(event);
   }
 
-  /** Asks the user about a batch of pending calls (the plugin's `approval` tap); batches from sub-agents wait their turn. */
+  /** Asks about a batch of pending calls (the plugin's `approval` tap). */
   approve(items: ApprovalRequest[]): Promise<ApprovalAnswer[]> {
-    const interrupts = this.interrupts;
-    const asked = this.approvals.then(() =>
-      // A batch that was waiting while the user interrupted the turn is not asked any more.
-      interrupts !== this.interrupts ? items.map((): ApprovalAnswer => ({ behavior: 'deny', scope: 'once', message: INTERRUPT_MESSAGE })) : this.ask(items),
-    );
-    this.approvals = asked.catch(() => undefined);
-    return asked;
-  }
-
-  private async ask(items: ApprovalRequest[]): Promise<ApprovalAnswer[]> {
-    if (this.exiting) return items.map(() => ({ behavior: 'deny', scope: 'once', message: 'the user closed assistant' }));
     this.transcript.flushText();
-    const previews: string[] = [''];
-    for (const [i, item] of items.entries()) previews.push(...(await approvalPreview(item, i, items.length, this.style, this.width)));
-    this.screen.commit(previews);
-    return new Promise<ApprovalAnswer[]>((resolve) => {
-      const prompt = new ApprovalPrompt(items, (item, answer) => this.screen.commit([this.answerLine(item, answer)]));
-      this.approval = { prompt, resolve };
-      this.transcript.waitingFor = 'Waiting for your approval';
-      this.screen.schedule();
-    });
-  }
-
-  private answerLine(item: ApprovalRequest, answer: ApprovalAnswer): string {
-    const { style } = this;
-    const what = `${item.request.tool} ${truncate(sanitize(item.request.command ?? String(item.request.input.file_path ?? item.request.input.path ?? '')).split('\n')[0]!, 40)}`.trim();
-    if (answer.behavior === 'deny') return style.red(`  ✗ denied ${what}`) + (answer.message ? style.gray(`: ${answer.message}`) : '');
-    const scope = answer.scope === 'session' ? ' for this session' : answer.scope === 'project' ? ' always in this project' : ' once';
-    return style.green(`  ✓ allowed ${what}${scope}`) + (answer.scope !== 'once' && item.decision.suggestedRule ? style.gray(` (${item.decision.suggestedRule})`) : '');
+    return this.approvals.approve(items);
   }
 
   private readonly onData = (chunk: string) => {
@@ -187,7 +158,10 @@ export class TerminalApp implements UiHost {
     if (this.decoder.pending) this.escTimer = setTimeout(() => this.keys(this.decoder.flush()), ESC_WAIT_MS);
   };
 
-  /** A bug in key handling is shown and the UI stays usable: the terminal is never left in raw mode by a crash. */
+  private readonly onResize = () => this.screen.resized();
+  private readonly onTerminate = () => this.exit(130);
+
+  /** A bug in key handling is shown and the UI stays usable: a crash never leaves the terminal in raw mode. */
   private keys(keys: Key[]): void {
     for (const key of keys) {
       try {
@@ -196,39 +170,28 @@ export class TerminalApp implements UiHost {
         this.transcript.note([this.style.red(`✗ internal error while handling a key: ${sanitize(String((error as Error)?.message ?? error))}`)]);
       }
     }
-  }
-
-  private readonly onResize = () => this.screen.resized();
-  private readonly onTerminate = () => this.exit(130);
-
-  private onKey(key: Key): void {
-    if (this.exiting) return;
-    if (this.approval) {
-      const state = this.approval.prompt.handle(key);
-      if (state !== 'pending') {
-        const { prompt, resolve } = this.approval;
-        this.approval = undefined;
-        this.transcript.waitingFor = undefined;
-        resolve(prompt.answers);
-        if (state === 'interrupted') this.interrupt();
-      }
-      this.screen.schedule();
-      return;
-    }
-    this.editorKey(key);
     this.screen.schedule();
   }
 
-  private editorKey(key: Key): void {
-    const b = this.buffer;
-    if (key.type === 'text' || key.type === 'paste') {
-      b.insert(key.text);
-      this.history.reset();
-      this.menu.update(b);
+  private onKey(key: Key): void {
+    if (this.exiting) return;
+    if (this.approvals.active) {
+      if (this.approvals.handle(key) === 'interrupted') this.interrupt();
       return;
     }
-    if (key.type === 'ctrl') return this.ctrlKey(key.letter);
-    switch (key.name) {
+    const b = this.buffer;
+    if (key.type === 'key' && this.appKey(key.name)) return;
+    if (key.type === 'ctrl' && this.ctrlKey(key.letter)) return;
+    if (applyEditingKey(b, key)) {
+      this.history.reset();
+      this.menu.update(b);
+    }
+  }
+
+  /** Keys with a meaning beyond editing; false lets the editor have the key. */
+  private appKey(name: Extract<Key, { type: 'key' }>['name']): boolean {
+    const b = this.buffer;
+    switch (name) {
       case 'enter':
         if (this.menu.open && this.menu.kind === 'file') this.menu.accept(b);
         else if (this.menu.open && !this.menu.exact(b)) {
@@ -238,116 +201,85 @@ export class TerminalApp implements UiHost {
           b.backspace();
           b.insert('\n');
         } else this.submit(b.text);
-        break;
-      case 'newline':
-        b.insert('\n');
-        break;
+        return true;
       case 'tab':
         this.menu.accept(b);
-        break;
-      case 'shift-tab':
-        this.cycleMode();
-        break;
+        return true;
+      case 'shift-tab': {
+        const modes = modeCycle(this.startMode);
+        this.setMode(modes[(modes.indexOf(this.runner.session.mode) + 1) % modes.length]!);
+        return true;
+      }
       case 'escape':
         if (this.menu.open) this.menu.close(b);
         else if (this.busy) this.interrupt();
-        else if (!b.empty) {
-          if (Date.now() - this.lastEscape < DOUBLE_PRESS_MS) b.clear();
-          else this.flash('Esc again to clear the input');
-          this.lastEscape = Date.now();
-        }
-        return;
+        else if (!b.empty && this.pressedTwice('escape')) b.clear();
+        else if (!b.empty) this.flash('Esc again to clear the input');
+        return true;
       case 'up':
         if (this.menu.open) this.menu.move(-1);
         else if (!b.up()) this.recall(this.history.previous(b.text), false);
-        return;
+        return true;
       case 'down':
         if (this.menu.open) this.menu.move(1);
         else if (!b.down()) this.recall(this.history.next(), true);
-        return;
-      case 'backspace':
-        b.backspace();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private ctrlKey(letter: string): boolean {
+    const b = this.buffer;
+    switch (letter) {
+      case 'c':
+        if (this.busy) this.interrupt();
+        else if (!b.empty) b.clear();
+        else if (this.pressedTwice('ctrlC')) this.exit(0);
+        else this.flash('Press Ctrl+C again to exit');
         break;
-      case 'delete':
-        b.deleteForward();
+      case 'd':
+        if (!b.empty) return false;
+        this.exit(0);
         break;
-      case 'left':
-        b.left();
+      case 'p':
+        this.recall(this.history.previous(b.text), false);
         break;
-      case 'right':
-        b.right();
+      case 'n':
+        this.recall(this.history.next(), true);
         break;
-      case 'home':
-        b.home();
+      case 'l':
+        this.screen.clear();
         break;
-      case 'end':
-        b.end();
+      case 'o':
+        this.transcript.note(['', ...this.transcript.details(1)]);
         break;
-      case 'word-left':
-        b.wordLeft();
-        break;
-      case 'word-right':
-        b.wordRight();
-        break;
-      case 'word-backspace':
-        b.deleteWordBack();
-        break;
-      case 'word-delete':
-        b.deleteWordForward();
+      case 't':
+        this.transcript.toggleThinking();
         break;
       default:
-        return;
+        return false;
     }
     this.menu.update(b);
+    return true;
   }
 
-  private ctrlKey(letter: string): void {
-    const b = this.buffer;
-    const edits: Record<string, () => void> = {
-      a: () => b.home(),
-      e: () => b.end(),
-      b: () => b.left(),
-      f: () => b.right(),
-      k: () => b.killToEnd(),
-      u: () => b.killToStart(),
-      w: () => b.deleteWordBack(),
-      p: () => this.recall(this.history.previous(b.text), false),
-      n: () => this.recall(this.history.next(), true),
-      l: () => this.screen.clear(),
-      o: () => this.screen.commit(['', ...this.transcript.details(1)]),
-      t: () => this.transcript.toggleThinking(),
-      c: () => this.ctrlC(),
-      d: () => (b.empty ? this.exit(0) : b.deleteForward()),
-    };
-    edits[letter]?.();
-    this.menu.update(b);
-  }
-
-  private ctrlC(): void {
-    if (this.busy) return this.interrupt();
-    if (!this.buffer.empty) {
-      this.buffer.clear();
-      return;
-    }
-    if (Date.now() - this.lastCtrlC < DOUBLE_PRESS_MS) return this.exit(0);
-    this.lastCtrlC = Date.now();
-    this.flash('Press Ctrl+C again to exit');
+  /** Records a press; true when the same key was pressed moments ago. */
+  private pressedTwice(key: keyof TerminalApp['lastPress']): boolean {
+    const twice = Date.now() - this.lastPress[key] < DOUBLE_PRESS_MS;
+    this.lastPress[key] = twice ? 0 : Date.now();
+    return twice;
   }
 
   private recall(text: string | undefined, atEnd: boolean): void {
     if (text === undefined) return;
-    this.buffer.set(text, atEnd ? text.length : text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
+    const firstBreak = text.indexOf('\n');
+    this.buffer.set(text, atEnd || firstBreak < 0 ? text.length : firstBreak);
   }
 
   private flash(text: string): void {
     this.hint = { text, until: Date.now() + DOUBLE_PRESS_MS };
     setTimeout(() => this.screen.schedule(), DOUBLE_PRESS_MS + 10).unref();
-  }
-
-  private cycleMode(): void {
-    const modes = modeCycle(this.startMode);
-    const next = modes[(modes.indexOf(this.runner.session.mode) + 1) % modes.length]!;
-    this.setMode(next);
   }
 
   setMode(mode: PermissionMode): string | undefined {
@@ -369,16 +301,11 @@ export class TerminalApp implements UiHost {
     this.menu.update(this.buffer);
     void this.history.add(text).catch(() => undefined);
     const slash = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text);
-    if (slash) {
-      void this.slash(slash[1]!, slash[2] ?? '');
-      return;
-    }
-    if (this.busy) {
+    if (slash) void this.slash(slash[1]!, slash[2] ?? '');
+    else if (this.busy) {
       this.runner.steer(text);
       this.queued.push(text);
-      return;
-    }
-    this.startRun(text);
+    } else this.startRun(text);
   }
 
   private startRun(text: string, tag?: string): void {
@@ -388,7 +315,7 @@ export class TerminalApp implements UiHost {
     this.running = this.runner
       .run(text, this.modelOverride ? { model: this.modelOverride } : {})
       .then((result) => this.afterRun(result))
-      .catch((error: unknown) => this.transcript.note([this.style.red(`✗ ${(error as Error)?.message ?? error}`)]))
+      .catch((error: unknown) => this.transcript.note([this.style.red(`✗ ${sanitize(String((error as Error)?.message ?? error))}`)]))
       .finally(() => {
         this.running = undefined;
         if (this.ticker) clearInterval(this.ticker);
@@ -399,24 +326,15 @@ export class TerminalApp implements UiHost {
   private afterRun(result: AgentLoopResult): void {
     const leftover = this.runner.takeQueued();
     this.queued = [];
+    // Messages queued for a stopped turn come back to the input; after a finished one they are the next prompt.
     if (result.reason === 'aborted') {
-      // Messages queued for the stopped turn come back to the input, not lost.
       if (leftover.length) this.buffer.set([...leftover, this.buffer.text].filter(Boolean).join('\n'));
-      return;
-    }
-    if (leftover.length && !this.exiting) queueMicrotask(() => !this.busy && this.startRun(leftover.join('\n\n'), '(queued)'));
+    } else if (leftover.length && !this.exiting) queueMicrotask(() => !this.busy && this.startRun(leftover.join('\n\n'), '(queued)'));
   }
 
   /** Stops the running prompt: the stream and tools are aborted, partial output is kept. */
   private interrupt(): void {
-    this.interrupts++;
-    if (this.approval) {
-      const { prompt, resolve } = this.approval;
-      this.approval = undefined;
-      this.transcript.waitingFor = undefined;
-      prompt.interrupt();
-      resolve(prompt.answers);
-    }
+    this.approvals.interrupt();
     if (this.busy) this.runner.abort();
   }
 
@@ -424,25 +342,17 @@ export class TerminalApp implements UiHost {
     const { style } = this;
     const command = this.kernel.commands.slash(name);
     this.transcript.note(['', style.bold(style.cyan(`/${name}`)) + (args ? ` ${args}` : '')]);
-    if (!command) {
-      this.transcript.note([style.red(`Unknown command /${name}.`) + style.gray(' /help lists the commands; plugins add more.')]);
-      return;
-    }
     const builtin = BUILTIN_COMMANDS.find((c) => c.name === name);
-    if (this.busy && !builtin?.whileBusy) {
-      this.transcript.note([style.yellow(`/${name} can run when the agent is idle; press esc to interrupt it first.`)]);
-      return;
-    }
-    const context: SlashCommandContext = {
-      print: (text) => this.transcript.note(this.lines(text)),
-      sessionId: this.runner.session.info.id,
-      ui: this.services(),
-    };
-    try {
-      const output = await command.run(args, context);
-      if (typeof output === 'string' && output) this.transcript.note(this.lines(output));
-    } catch (error) {
-      this.transcript.note([style.red(`✗ /${name} failed: ${sanitize(String((error as Error)?.message ?? error))}`)]);
+    if (!command) this.transcript.note([style.red(`Unknown command /${name}.`) + style.gray(' /help lists the commands; plugins add more.')]);
+    else if (this.busy && !builtin?.whileBusy) this.transcript.note([style.yellow(`/${name} can run when the agent is idle; press esc to interrupt it first.`)]);
+    else {
+      const context: SlashCommandContext = { print: (text) => this.transcript.note(this.lines(text)), sessionId: this.runner.session.info.id, ui: this.services() };
+      try {
+        const output = await command.run(args, context);
+        if (typeof output === 'string' && output) this.transcript.note(this.lines(output));
+      } catch (error) {
+        this.transcript.note([style.red(`✗ /${name} failed: ${sanitize(String((error as Error)?.message ?? error))}`)]);
+      }
     }
     this.screen.schedule();
   }
@@ -475,13 +385,7 @@ export class TerminalApp implements UiHost {
 
   async newConversation(): Promise<string> {
     const old = this.runner.session;
-    const session = await openSession(this.kernel.hooks, {
-      projectRoot: this.kernel.projectRoot,
-      mode: old.mode,
-      provider: old.info.provider,
-      model: old.info.model,
-    });
-    this.kernel.session = session;
+    const session = await openSession(this.kernel.hooks, { projectRoot: this.kernel.projectRoot, mode: old.mode, provider: old.info.provider, model: old.info.model });
     this.switchRunner(createRunner(this.kernel, session));
     return session.info.id;
   }
@@ -503,9 +407,9 @@ export class TerminalApp implements UiHost {
   exit(code = 0): void {
     if (this.exiting) return;
     this.exiting = true;
-    this.interrupt();
-    const stopped = this.running ?? Promise.resolve();
-    void stopped.finally(() => {
+    this.approvals.close();
+    if (this.busy) this.runner.abort();
+    void (this.running ?? Promise.resolve()).finally(() => {
       const { input, output } = this.context;
       input.off('data', this.onData);
       output.off('resize', this.onResize);
@@ -522,28 +426,26 @@ export class TerminalApp implements UiHost {
     });
   }
 
-  /** The live area, top to bottom: streaming output and spinner, queued messages, then the input (or the approval menu) and the status line. */
+  /** The live area, top to bottom: streaming output and spinner, queued messages, then the input (or the approval) and the status line. */
   private view(): LiveView {
     const { style } = this;
     const width = this.width;
+    this.transcript.waitingFor = this.approvals.active ? 'Waiting for your approval' : undefined;
     const lines = this.transcript.live();
     for (const text of this.queued) lines.push(style.gray(truncate(`⧗ queued: ${sanitize(text).replace(/\n/g, ' ⏎ ')}`, width)));
-    if (this.approval) {
-      const menu = this.approval.prompt.view(style, width);
+    const approval = this.approvals.view();
+    if (approval) {
       const offset = lines.length;
-      lines.push(...menu.lines);
-      return { lines, cursor: menu.cursor ? { row: offset + menu.cursor.row, col: menu.cursor.col } : undefined };
+      lines.push(...approval.lines);
+      return { lines, cursor: approval.cursor && { row: offset + approval.cursor.row, col: approval.cursor.col } };
     }
     lines.push(style.gray('─'.repeat(width)));
     const placeholder = this.busy ? 'Type to steer: Enter queues a message for the agent · esc interrupts' : 'Ask anything · / for commands · @ to attach a file';
-    const maxRows = Math.max(3, this.screen.height - lines.length - 8);
-    const editor = renderEditor(this.buffer, style, width, maxRows, placeholder);
+    const editor = renderEditor(this.buffer, style, width, Math.max(3, this.screen.height - lines.length - 8), placeholder);
     const offset = lines.length;
-    lines.push(...editor.lines);
-    lines.push(...this.menu.view(style, width));
+    lines.push(...editor.lines, ...this.menu.view(style, width));
     const hint = this.hint && this.hint.until > Date.now() ? this.hint.text : undefined;
     lines.push(statusLine({ cwd: this.kernel.cwd, model: this.model, mode: this.runner.session.mode, hint }, style, width));
     return { lines, cursor: { row: offset + editor.cursor.row, col: editor.cursor.col } };
   }
 }
-

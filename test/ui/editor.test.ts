@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TextBuffer } from '../../dist/plugins/ui-terminal/editor/buffer.js';
 import { renderEditor } from '../../dist/plugins/ui-terminal/editor/view.js';
+import { applyEditingKey } from '../../dist/plugins/ui-terminal/editor/keymap.js';
 import { PromptHistory } from '../../dist/plugins/ui-terminal/editor/history.js';
 import { FileIndex, completionContext, matchCommands, matchFiles } from '../../dist/plugins/ui-terminal/editor/complete.js';
 import { createStyle } from '../../dist/plugins/ui-terminal/terminal/style.js';
@@ -51,6 +52,19 @@ describe('text buffer', () => {
     b.set('one\ntwo three', 8);
     b.killToStart();
     expect(b.text).toBe('one\nthree');
+  });
+});
+
+describe('editing keys', () => {
+  it('apply readline bindings to the buffer and leave the app\'s keys alone', () => {
+    const b = new TextBuffer();
+    expect(applyEditingKey(b, { type: 'paste', text: 'one two\nthree' })).toBe(true);
+    expect(applyEditingKey(b, { type: 'ctrl', letter: 'w' })).toBe(true);
+    expect(b.text).toBe('one two\n');
+    expect(applyEditingKey(b, { type: 'ctrl', letter: 'a' })).toBe(true);
+    expect(applyEditingKey(b, { type: 'key', name: 'newline' })).toBe(true);
+    expect(b.text).toBe('one two\n\n');
+    for (const key of [{ type: 'key', name: 'enter' }, { type: 'key', name: 'tab' }, { type: 'ctrl', letter: 'c' }] as const) expect(applyEditingKey(b, key)).toBe(false);
   });
 });
 
