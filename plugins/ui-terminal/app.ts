@@ -51,12 +51,6 @@ const ESC_WAIT_MS = 30;
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
-/** Runs the interactive UI until the user leaves; `done` resolves with the exit code. */
-export function runTerminalApp(context: AppContext): { done: Promise<number>; app: TerminalApp } {
-  const app = new TerminalApp(context);
-  return { done: app.start(), app };
-}
-
 /**
  * The interactive session: the transcript above, the input with history and completion at the
  * bottom, approvals in place of the input when the agent asks, and slash commands.
@@ -117,6 +111,7 @@ export class TerminalApp implements UiHost {
     return this.modelOverride ?? this.kernel.config.provider?.model ?? this.runner.session.info.model ?? 'default model';
   }
 
+  /** Takes over the terminal until the user leaves; resolves with the exit code. */
   start(): Promise<number> {
     const { input, output } = this.context;
     input.setRawMode?.(true);

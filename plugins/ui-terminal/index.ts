@@ -32,11 +32,11 @@ export default definePlugin<Options>({
 
     kernel.hooks.interactive.tapPromise({ name: 'ui-terminal', stage: Stage.INTERACTIVE }, async (session) => {
       if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
-      const { runTerminalApp } = await import('./app.js');
-      const started = runTerminalApp({ kernel, session, input: process.stdin, output: process.stdout, options });
-      app = started.app;
+      const { TerminalApp } = await import('./app.js');
+      // Set before start(): a first prompt from the command line starts a run at once.
+      app = new TerminalApp({ kernel, session, input: process.stdin, output: process.stdout, options });
       try {
-        return await started.done;
+        return await app.start();
       } finally {
         app = undefined;
       }

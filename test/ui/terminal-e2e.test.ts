@@ -10,7 +10,7 @@ const hasTmux = tmuxAvailable();
 const terminals: TmuxTerminal[] = [];
 afterEach(() => terminals.splice(0).forEach((t) => t.close()));
 
-function launch(options: { color?: boolean; width?: number; files?: Record<string, string> } = {}) {
+function launch(options: { color?: boolean; width?: number; files?: Record<string, string>; args?: string[] } = {}) {
   const env = isolatedEnv();
   if (options.color !== false) delete env.NO_COLOR;
   const dir = makeProject({
@@ -19,7 +19,7 @@ function launch(options: { color?: boolean; width?: number; files?: Record<strin
     'src/other.ts': "export const place = 'wrold';\n",
     ...options.files,
   });
-  const term = TmuxTerminal.start({ cwd: dir, env, width: options.width ?? 80 });
+  const term = TmuxTerminal.start({ cwd: dir, env, width: options.width ?? 80, args: options.args });
   terminals.push(term);
   return { term, dir, env };
 }
@@ -153,9 +153,13 @@ describe.skipIf(!hasTmux)('the terminal UI, driven in tmux', () => {
     await term.waitFor('[exit 0]');
   }, 15_000);
 
-  it('stays tidy in a narrow terminal', async () => {
-    const { term } = launch({ width: 50 });
-    await term.waitFor('(shift+tab)');
+  it('starts with a prompt from the command line, and stays tidy in a narrow terminal', async () => {
+    const { term } = launch({ width: 50, args: ['Please fix the greeting'] });
+    await term.waitFor('Allow Edit src/greet.ts?');
+    term.type('1');
+    await term.waitFor('Allow Edit src/other.ts?');
+    term.type('1');
+    await term.waitFor('Both edits are done.');
     term.type('Please explain the project');
     term.keys('Enter');
     await term.waitFor('Done explaining.');

@@ -80,7 +80,9 @@ export function toolLines(record: ToolRecord, style: Style, width: number): stri
   if (!showPreview) return lines;
   const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
   if (!output) return lines;
-  const all = output.split('\n');
+  // An error whose first line is already the outcome shows only what follows it.
+  const all = output.split('\n').slice(result.startsWith('✗') ? 1 : 0);
+  if (!all.length) return lines;
   const shown = all.slice(0, PREVIEW_LINES);
   shown.forEach((line, i) => {
     const prefix = `${indent}  ${i === 0 ? '⎿ ' : '  '}`;
