@@ -19,6 +19,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'context-rolling',
   'context-static',
   'context-commands',
+  'ui-terminal',
 ];
 
 /** Default values for the core keys. */

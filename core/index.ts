@@ -38,7 +38,7 @@ export type * from './types/events.js';
 export type * from './types/config.js';
 export type * from './types/json-schema.js';
 export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './agent/loop.js';
-export { createRunner, type AgentRunner } from './agent/runner.js';
+export { createRunner, type AgentRunner, type RunOptions } from './agent/runner.js';
 export { sessionConversation, memoryConversation, type Conversation } from './agent/conversation.js';
 export { createSteeringQueue, type SteeringQueue } from './agent/steering.js';
 export {

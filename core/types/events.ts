@@ -1,5 +1,6 @@
 import type { Message, ToolCallPart, ToolResultPart, Usage } from './messages.js';
 import type { ProviderStreamEvent } from './provider.js';
+import type { ToolResult } from './tools.js';
 import type { PermissionDecision, PermissionRequest } from './permission.js';
 
 /** Where an event came from: the main agent, or a sub-agent by id. */
@@ -13,7 +14,14 @@ export type AgentEvent =
   | { type: 'turn_start'; turn: number; prompt?: Message }
   | { type: 'model'; event: ProviderStreamEvent }
   | { type: 'tool_start'; call: ToolCallPart; summary: string }
-  | { type: 'tool_end'; call: ToolCallPart; result: ToolResultPart; durationMs: number }
+  | {
+      type: 'tool_end';
+      call: ToolCallPart;
+      result: ToolResultPart;
+      durationMs: number;
+      /** The tool's structured facts (line counts, exit code, diff stats), for one-line summaries. */
+      metadata?: ToolResult['metadata'];
+    }
   | { type: 'permission'; request: PermissionRequest; decision: PermissionDecision }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string; code?: string }
   | { type: 'turn_end'; turn: number; usage: Usage }

@@ -1,0 +1,107 @@
+import type { Json, ToolCallPart, ToolCategory, ToolResultPart } from '../../../core/index.js';
+import type { Style } from '../terminal/style.js';
+import { sanitize, truncate, visibleWidth, breakLine } from '../terminal/width.js';
+
+/** A finished tool call, as the transcript keeps it for one-line display and details on demand. */
+export interface ToolRecord {
+  call: ToolCallPart;
+  summary: string;
+  result?: ToolResultPart;
+  metadata?: { [key: string]: Json };
+  durationMs?: number;
+  category?: ToolCategory;
+  /** Set when the permission engine refused the call. */
+  denied?: string;
+  agentId?: string;
+}
+
+/** Lines of a preview shown under a tool line before folding. */
+const PREVIEW_LINES = 3;
+
+/** The key argument of a call when its tool gave no summary: a path, command, pattern or URL. */
+export function fallbackSummary(input: Record<string, unknown>): string {
+  for (const key of ['file_path', 'path', 'command', 'pattern', 'url', 'query', 'description', 'prompt']) {
+    const value = input[key];
+    if (typeof value === 'string' && value) return value;
+  }
+  const first = Object.values(input).find((v) => typeof v === 'string');
+  return typeof first === 'string' ? first : '';
+}
+
+/** Text of a tool result, images counted. */
+export function resultText(result: ToolResultPart | undefined): string {
+  if (!result) return '';
+  return result.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mediaType}]`)).join('\n');
+}
+
+const countLines = (text: string) => (text ? text.replace(/\n$/, '').split('\n').length : 0);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const num = (v: Json | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** What a call came to, in a few words: "120 lines", "exit 1", "+3 −1", or the first line of an error. */
+export function outcome(record: ToolRecord): string {
+  if (record.denied) return `denied: ${record.denied}`;
+  const text = resultText(record.result);
+  const meta = record.metadata ?? {};
+  const exit = num(meta.exitCode) ?? num(meta.exit_code) ?? exitFromText(text);
+  if (exit !== undefined && record.category === 'execute') return `→ exit ${exit}`;
+  if (record.result?.isError) return `✗ ${firstLine(text) || 'failed'}`;
+  const added = num(meta.added) ?? num(meta.linesAdded);
+  const removed = num(meta.removed) ?? num(meta.linesRemoved);
+  if (added !== undefined || removed !== undefined) return `+${added ?? 0} −${removed ?? 0}`;
+  const files = num(meta.files) ?? num(meta.matches);
+  if (files !== undefined) return plural(files, num(meta.files) !== undefined ? 'file' : 'match');
+  const lines = num(meta.lines) ?? countLines(text);
+  if (record.category === 'read' || record.category === 'execute') return plural(lines, 'line');
+  return firstLine(text);
+}
+
+function exitFromText(text: string): number | undefined {
+  const m = /\bexit(?:ed with)?(?: code)?[:\s]+(-?\d+)\b/i.exec(text.slice(0, 400));
+  return m ? Number(m[1]) : undefined;
+}
+
+function firstLine(text: string): string {
+  return sanitize(text).split('\n').find((l) => l.trim())?.trim() ?? '';
+}
+
+/** The one tidy line for a call, plus a folded preview of its output where that helps. */
+export function toolLines(record: ToolRecord, style: Style, width: number): string[] {
+  const failed = record.denied !== undefined || record.result?.isError === true;
+  const bullet = failed ? style.red('●') : style.green('●');
+  const indent = record.agentId ? '  ' : '';
+  const what = `${style.bold(record.call.name)}${record.summary ? ' ' + sanitize(record.summary).split('\n')[0] : ''}`;
+  const result = outcome(record);
+  const took = record.durationMs !== undefined && record.durationMs >= 1000 ? ` · ${(record.durationMs / 1000).toFixed(1)}s` : '';
+  const tail = result.startsWith('→') ? ` ${result}${took}` : result ? ` (${result}${took})` : took;
+  const head = truncate(`${indent}${bullet} ${what}`, Math.max(10, width - visibleWidth(tail)));
+  const lines = [head + (failed ? style.red(tail) : style.gray(tail))];
+  const showPreview = failed ? !record.denied : record.category === 'execute' || record.category === 'network' || record.category === 'other';
+  if (!showPreview) return lines;
+  const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
+  if (!output) return lines;
+  // An error whose first line is already the outcome shows only what follows it.
+  const all = output.split('\n').slice(result.startsWith('✗') ? 1 : 0);
+  if (!all.length) return lines;
+  const shown = all.slice(0, PREVIEW_LINES);
+  shown.forEach((line, i) => {
+    const prefix = `${indent}  ${i === 0 ? '⎿ ' : '  '}`;
+    lines.push(style.gray(prefix) + (failed ? style.red : style.dim)(truncate(line, width - visibleWidth(prefix))));
+  });
+  if (all.length > shown.length) lines.push(style.gray(`${indent}    … +${all.length - shown.length} lines (ctrl+o to expand)`));
+  return lines;
+}
+
+/** Everything about a call: its input and its whole output (Ctrl+O, /details). */
+export function toolDetails(record: ToolRecord, style: Style, width: number, maxLines = 2000): string[] {
+  const lines = [style.bold(`${record.call.name} ${sanitize(record.summary)}`.trim()) + style.gray(`  [${record.call.id}]`)];
+  lines.push(style.gray('input:'));
+  for (const line of sanitize(JSON.stringify(record.call.input, null, 2)).split('\n')) lines.push(...breakLine('  ' + line, width, '  '));
+  if (record.denied) lines.push(style.red(`denied: ${record.denied}`));
+  const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
+  lines.push(style.gray(`output${record.result?.isError ? ' (error)' : ''}${record.durationMs !== undefined ? `, ${record.durationMs} ms` : ''}:`));
+  const outLines = output ? output.split('\n') : ['(empty)'];
+  for (const line of outLines.slice(0, maxLines)) lines.push(...breakLine('  ' + line, width, '  '));
+  if (outLines.length > maxLines) lines.push(style.gray(`  … ${outLines.length - maxLines} more lines not shown`));
+  return lines;
+}

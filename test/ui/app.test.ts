@@ -1,0 +1,92 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createRunner, openSession, type ApprovalRequest } from '../../dist/core/index.js';
+import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+import { INTERRUPT_MESSAGE } from '../../dist/plugins/ui-terminal/approval/prompt.js';
+import { isolatedEnv, makeProject } from '../support/project.js';
+import { bootKernel, scriptedConfig } from './support.js';
+
+const env = isolatedEnv();
+const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
+
+/** A started app on in-memory streams: keys go in as terminal bytes, frames come out as text. */
+async function startApp() {
+  const dir = makeProject({ '.assistantrc': scriptedConfig(), 'a.ts': 'one\n' });
+  const kernel = await bootKernel(dir, env);
+  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
+  kernel.session = session;
+  const input = new PassThrough();
+  const output = Object.assign(new PassThrough(), { columns: 80, rows: 24 });
+  let screen = '';
+  output.on('data', (d: Buffer) => (screen += d.toString()));
+  const app = new TerminalApp({
+    kernel,
+    session: { runner: createRunner(kernel, session) },
+    input: input as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    options: {},
+    env,
+  });
+  const done = app.start();
+  const press = async (bytes: string) => {
+    input.write(bytes);
+    await tick(50); // past the wait that tells a lone Esc from a sequence
+  };
+  return { app, dir, done, press, screen: () => screen };
+}
+
+const edit = (dir: string, file: string): ApprovalRequest => ({
+  request: { tool: 'Edit', input: { file_path: file, old_string: 'one', new_string: 'two' }, category: 'edit', paths: [file], projectRoot: dir, cwd: dir, mode: 'default', headless: false },
+  decision: { behavior: 'ask', reason: 'edits need approval', layer: 'test' },
+});
+
+describe('the terminal app', () => {
+  it('asks batches that arrive together one after the other', async () => {
+    const { app, dir, press, screen } = await startApp();
+    const first = app.approve([edit(dir, 'a.ts')]);
+    const second = app.approve([edit(dir, 'b.ts')]);
+    await tick(50);
+    expect(screen()).toContain('Allow Edit a.ts?');
+    expect(screen()).not.toContain('Allow Edit b.ts?');
+    await press('1');
+    expect(await first).toEqual([{ behavior: 'allow', scope: 'once' }]);
+    await tick(50);
+    expect(screen()).toContain('Allow Edit b.ts?');
+    await press('n');
+    await press('not that file');
+    await press('\r');
+    expect(await second).toEqual([{ behavior: 'deny', scope: 'once', message: 'not that file' }]);
+    expect(screen()).toContain('✗ denied Edit b.ts: not that file');
+  });
+
+  it('denies the open batch and every waiting one on Esc, without asking', async () => {
+    const { app, dir, press, screen } = await startApp();
+    const first = app.approve([edit(dir, 'a.ts'), edit(dir, 'a.ts')]);
+    const second = app.approve([edit(dir, 'b.ts')]);
+    await tick(50);
+    await press('\x1b');
+    const denied = { behavior: 'deny', scope: 'once', message: INTERRUPT_MESSAGE };
+    expect(await first).toEqual([denied, denied]);
+    expect(await second).toEqual([denied]);
+    expect(screen()).not.toContain('Allow Edit b.ts?');
+  });
+
+  it('shows the diff from the file on disk before asking', async () => {
+    const { app, dir, press, screen } = await startApp();
+    const answer = app.approve([edit(dir, 'a.ts')]);
+    await tick(50);
+    expect(screen()).toContain('◆ Edit a.ts');
+    expect(screen()).toContain('1 - one');
+    expect(screen()).toContain('1 + two');
+    await press('y');
+    await answer;
+  });
+
+  it('exits with 0 on Ctrl+D at an empty prompt and gives the terminal back', async () => {
+    const { press, done, screen } = await startApp();
+    await press('\x04');
+    expect(await done).toBe(0);
+    expect(screen()).toContain('\x1b[?2004l'); // bracketed paste off again
+    expect(screen()).toMatch(/session [0-9a-f-]{36}/);
+  });
+});

@@ -1,0 +1,48 @@
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../dist/config/load.js';
+import { createKernel } from '../../dist/core/kernel.js';
+import { createRunner, openSession, type Kernel } from '../../dist/core/index.js';
+import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+
+/** The scripted provider and tool harness plugins the UI tests load, and the default script. */
+export const FIXTURES = {
+  provider: fileURLToPath(new URL('./fixtures/scripted-provider.mjs', import.meta.url)),
+  tools: fileURLToPath(new URL('./fixtures/tool-harness.mjs', import.meta.url)),
+  script: fileURLToPath(new URL('./fixtures/session-script.json', import.meta.url)),
+};
+
+/** An .assistantrc that selects the scripted provider (and the tool harness), plus extra plugins. */
+export function scriptedConfig(extra: { plugins?: unknown[]; script?: string; [key: string]: unknown } = {}): string {
+  const { plugins = [], script = FIXTURES.script, ...rest } = extra;
+  return JSON.stringify({
+    provider: { name: 'scripted', model: 'scripted-1' },
+    ...rest,
+    plugins: [[FIXTURES.provider, { script }], FIXTURES.tools, ...plugins],
+  });
+}
+
+/** Boots a kernel for the project (interactive unless told otherwise) and starts it. */
+export async function bootKernel(dir: string, env: NodeJS.ProcessEnv, headless = false): Promise<Kernel> {
+  const kernel = await createKernel({ config: await loadConfig({ cwd: dir, env }), headless });
+  kernel.hooks.commands.call(kernel.commands);
+  await kernel.start();
+  return kernel;
+}
+
+/** A TerminalApp on in-memory streams (not started), its events wired as the plugin wires them. */
+export async function appFor(kernel: Kernel, env: NodeJS.ProcessEnv): Promise<TerminalApp> {
+  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', provider: 'scripted', model: 'scripted-1' });
+  kernel.session = session;
+  const output = Object.assign(new PassThrough(), { columns: 80, rows: 24 });
+  const app = new TerminalApp({
+    kernel,
+    session: { runner: createRunner(kernel, session) },
+    input: new PassThrough() as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    options: {},
+    env,
+  });
+  kernel.hooks.event.tap('test-forward', (event) => app.onEvent(event));
+  return app;
+}

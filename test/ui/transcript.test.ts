@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { OriginEvent, ToolCategory, ToolCallPart } from '../../dist/core/index.js';
+import { Transcript } from '../../dist/plugins/ui-terminal/transcript.js';
+import { Screen } from '../../dist/plugins/ui-terminal/terminal/screen.js';
+import { createStyle } from '../../dist/plugins/ui-terminal/terminal/style.js';
+import { stripAnsi, visibleWidth } from '../../dist/plugins/ui-terminal/terminal/width.js';
+
+const CATEGORIES: Record<string, ToolCategory> = { Read: 'read', Bash: 'execute', Edit: 'edit', Fetch: 'network' };
+
+function transcript(width = 79) {
+  const committed: string[] = [];
+  const t = new Transcript(createStyle(false), { commit: (l) => committed.push(...l), schedule: () => undefined, width }, (tool) => CATEGORIES[tool]);
+  return { t, committed };
+}
+
+const call = (id: string, name: string, input: Record<string, unknown>): ToolCallPart => ({ type: 'tool_call', id, name, input });
+const ran = (c: ToolCallPart, text: string, extra: Partial<Extract<OriginEvent, { type: 'tool_end' }>> = {}, isError = false): OriginEvent[] => [
+  { type: 'tool_start', call: c, summary: String(c.input.file_path ?? c.input.command ?? '') },
+  { type: 'tool_end', call: c, result: { type: 'tool_result', toolCallId: c.id, content: [{ type: 'text', text }], ...(isError ? { isError } : {}) }, durationMs: 20, ...extra },
+];
+
+describe('transcript', () => {
+  it('shows each tool call as one tidy line: key argument and outcome', () => {
+    const { t, committed } = transcript();
+    const events = [
+      ...ran(call('1', 'Read', { file_path: 'src/a.ts' }), 'x', { metadata: { lines: 120 } }),
+      ...ran(call('2', 'Bash', { command: 'npm test' }), 'FAIL src/a.test.ts\n1 failed\nexit code 1', { metadata: { exitCode: 1 }, durationMs: 2300 }, true),
+      ...ran(call('3', 'Edit', { file_path: 'src/b.ts' }), 'ok', { metadata: { added: 3, removed: 1 } }),
+      ...ran(call('4', 'Read', { file_path: 'missing.ts' }), 'ENOENT: no such file', {}, true),
+      ...ran(call('5', 'Fetch', { url: 'http://127.0.0.1:9/x' }), 'connect ECONNREFUSED\nretried twice', {}, true),
+    ];
+    for (const e of events) t.handle(e);
+    expect(committed).toEqual([
+      '● Read src/a.ts (120 lines)',
+      '● Bash npm test → exit 1 · 2.3s',
+      '  ⎿ FAIL src/a.test.ts',
+      '    1 failed',
+      '    exit code 1',
+      '● Edit src/b.ts (+3 −1)',
+      '● Read missing.ts (✗ ENOENT: no such file)',
+      '● Fetch http://127.0.0.1:9/x (✗ connect ECONNREFUSED)',
+      '  ⎿ retried twice',
+    ]);
+  });
+
+  it('folds long output and shows it whole on demand', () => {
+    const { t, committed } = transcript();
+    const output = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+    for (const e of ran(call('1', 'Bash', { command: 'seq 40' }), output, { metadata: { exitCode: 0 } })) t.handle(e);
+    expect(committed.slice(-2)).toEqual(['    line 3', '    … +37 lines (ctrl+o to expand)']);
+    const details = t.details(1);
+    expect(details[0]).toBe('Bash seq 40  [1]');
+    expect(details).toContain('  line 40');
+  });
+
+  it('shows a denial once, with the reason', () => {
+    const { t, committed } = transcript();
+    const c = call('9', 'Bash', { command: 'rm -rf /' });
+    t.handle({ type: 'permission', request: { tool: 'Bash', input: c.input, category: 'execute', paths: [], command: 'rm -rf /', projectRoot: '/p', cwd: '/p', mode: 'default', headless: false, callId: '9' }, decision: { behavior: 'deny', reason: 'catastrophic command', layer: 'guard' } });
+    t.handle({ type: 'tool_end', call: c, result: { type: 'tool_result', toolCallId: '9', content: [{ type: 'text', text: 'denied' }], isError: true }, durationMs: 0 });
+    expect(committed).toEqual(['● Bash rm -rf / (denied: catastrophic command)']);
+  });
+
+  it('folds thinking to one line, streams text as Markdown, and keeps usage per model', () => {
+    const { t, committed } = transcript();
+    const model = (event: Extract<OriginEvent, { type: 'model' }>['event']): OriginEvent => ({ type: 'model', event });
+    t.begin();
+    t.handle({ type: 'turn_start', turn: 1 });
+    t.handle(model({ type: 'message_start', model: 'm-1' }));
+    t.handle(model({ type: 'thinking_delta', text: 'let me think' }));
+    expect(stripAnsi(t.live().join('\n'))).toContain('✻ let me think');
+    t.handle(model({ type: 'text_delta', text: '## Plan\n- one' }));
+    expect(t.live().map(stripAnsi)).toContain('- one');
+    const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 1, cacheWriteTokens: 2 };
+    t.handle(model({ type: 'stop', reason: 'end_turn', usage, message: { role: 'assistant', content: [] } }));
+    expect(committed).toEqual(['✻ Thought for 1s · ctrl+t to show thinking', '## Plan', '- one']);
+    expect(t.usageByModel.get('m-1')).toEqual(usage);
+    t.toggleThinking();
+    expect(committed.slice(-2)).toEqual(['✻ Thinking', '  let me think']);
+  });
+
+  it('shows a spinner with elapsed time, tokens and how to interrupt while busy', () => {
+    const { t } = transcript();
+    t.begin();
+    t.handle({ type: 'model', event: { type: 'usage', usage: { inputTokens: 0, outputTokens: 1500, cacheReadTokens: 0, cacheWriteTokens: 0 } } });
+    const spinner = t.live(Date.now() + 3200).pop()!;
+    expect(spinner).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for the model… \(3s · ↓ 1\.5k tokens · esc to interrupt\)$/);
+    t.handle({ type: 'done', reason: 'completed', text: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, turns: 1 });
+    expect(t.live()).toEqual([]);
+  });
+});
+
+describe('screen', () => {
+  it('writes finished lines once above a live area it redraws in place, never taller than the terminal', async () => {
+    let written = '';
+    let live = ['status'];
+    const out = { columns: 40, rows: 6, write: (d: string) => (written += d) };
+    const screen = new Screen(out, () => ({ lines: live }), 1);
+    screen.commit(['first']);
+    screen.draw();
+    expect(stripAnsi(written)).toContain('first\r\nstatus');
+    written = '';
+    live = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    screen.draw();
+    expect(written).not.toContain('first');
+    expect(stripAnsi(written).replace(/\r(?!\n)/g, '').split('\r\n')).toEqual(['d', 'e', 'f', 'g', 'h']);
+    written = '';
+    screen.draw(); // nothing changed: nothing written
+    expect(written).toBe('');
+    screen.commit(['x'.repeat(100)]);
+    screen.draw();
+    for (const line of stripAnsi(written).split('\r\n')) expect(visibleWidth(line)).toBeLessThanOrEqual(39);
+  });
+});
