@@ -22,6 +22,15 @@ export const ERROR_CODES = {
   ASSISTANT_PROVIDER_NOT_CONFIGURED: { exit: 3, text: 'No provider is selected, or it has no API key or base URL.' },
   ASSISTANT_PROVIDER_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the selected provider.' },
   ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The model stream broke the protocol (ended early, malformed events).' },
+  ASSISTANT_STORE_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the session store `persistence.store` selects.' },
+  ASSISTANT_STORE_UNAVAILABLE: { exit: 1, text: 'The session store cannot be reached or written (disk full, Redis down with `onDisconnect: stop`).' },
+  ASSISTANT_SESSION_NOT_FOUND: { exit: 2, text: 'No stored session matches the id, prefix or project given.' },
+  ASSISTANT_SESSION_AMBIGUOUS: { exit: 2, text: 'A session id prefix matches more than one session.' },
+  ASSISTANT_SESSION_IN_USE: { exit: 1, text: 'Another surface (terminal, process) holds the session; `--take-over` takes it.' },
+  ASSISTANT_SESSION_TAKEN_OVER: { exit: 1, text: 'Another surface took the session over; this one stops writing to it.' },
+  ASSISTANT_SESSION_CORRUPT: { exit: 1, text: 'A session file cannot be read as a session (not a torn last line, which is skipped).' },
+  ASSISTANT_REPLAY_NO_RECORDING: { exit: 2, text: 'The session to replay was not recorded (`--record` or `persistence.record`).' },
+  ASSISTANT_REPLAY_EXHAUSTED: { exit: 1, text: 'The replayed run asked the model more than the recording answered.' },
 } as const;
 
 /** A stable error code. */
@@ -70,6 +79,8 @@ export class ProviderError extends AssistantError {}
 export class ToolError extends AssistantError {}
 /** The permission engine failed; it fails closed. */
 export class PermissionError extends AssistantError {}
+/** A session store failed, or a session cannot be found, opened or written. */
+export class SessionError extends AssistantError {}
 
 /** True for errors assistant raised on purpose, even from another copy of this module. */
 export function isAssistantError(error: unknown): error is AssistantError {
