@@ -108,7 +108,7 @@ async function breakStaleLock(path: string, judged: LockRecord | undefined): Pro
 /** The current holder when it is not `token` (taken over or removed), else undefined. */
 export async function lostLock(path: string, token: string): Promise<LockRecord | { surface: string; pid: number } | undefined> {
   const holder = await readLock(path);
-  if (!holder) return { surface: 'nobody (the lock file was removed)', pid: 0 };
+  if (!holder) return { surface: 'another surface (which has since released it)', pid: 0 };
   return holder.token === token ? undefined : holder;
 }
 

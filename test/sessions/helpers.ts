@@ -1,9 +1,11 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import type { AssistantConfig, Kernel } from '../../dist/core/index.js';
 import { isolatedEnv, makeProject, writeFiles } from '../support/project.js';
+import { CLI, type CliResult } from '../support/cli.js';
 
 const FIXTURE = new URL('./fixtures/scripted-provider.mjs', import.meta.url).pathname;
 
@@ -42,4 +44,29 @@ export async function kernelFor(dir: string, dataDir: string, flags: AssistantCo
   const persistence = { ...(flags.persistence ?? {}), jsonl: { dir: dataDir } };
   const config = await loadConfig({ cwd: dir, env, flags: { ...flags, persistence } });
   return createKernel({ config, headless: true });
+}
+
+/** A CLI run in the background: its process and a promise of how it ended. */
+export function startCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+/** Polls `check` until it returns a value (or fails after `timeoutMs`). */
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
