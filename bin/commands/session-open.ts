@@ -66,15 +66,12 @@ export async function openSessionForRun(kernel: Kernel, flags: SessionFlags, def
   }
   if (flags.continue && flags.resume !== undefined && flags.resume !== false)
     throw new AssistantError('ASSISTANT_USAGE', 'use either --continue or --resume, not both');
-  const id = flags.continue ? undefined : await resolveSessionId(kernel, flags.resume!, interactive);
-  const snapshot = await kernel.hooks.loadSession.promise(id ? { kind: 'id', id, projectRoot: kernel.projectRoot } : { kind: 'latest', projectRoot: kernel.projectRoot });
-  if (!snapshot)
-    throw new SessionError(
-      'ASSISTANT_SESSION_NOT_FOUND',
-      id ? `session ${id} could not be loaded from the "${kernel.store().name}" store` : `no previous session to continue in ${kernel.projectRoot}; start one with: assistant -p "<prompt>"`,
-    );
+  const id = flags.continue ? (await kernel.store().list({ projectRoot: kernel.projectRoot, limit: 1 }))[0]?.id : await resolveSessionId(kernel, flags.resume!, interactive);
+  if (!id) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `no previous session to continue in ${kernel.projectRoot}; start one with: assistant -p "<prompt>"`);
+  // Claim before reading, so nothing the previous holder writes can be missing from what we load.
+  if (!flags.forkSession) await kernel.store().acquire(id, { takeOver: flags.takeOver });
+  const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+  if (!snapshot) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `session ${id} could not be loaded from the "${kernel.store().name}" store`);
   for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
-  if (flags.forkSession) return openSession(kernel.hooks, { ...base, fork: snapshot });
-  await kernel.store().acquire(snapshot.info.id, { takeOver: flags.takeOver });
-  return openSession(kernel.hooks, { ...base, resume: snapshot });
+  return openSession(kernel.hooks, { ...base, ...(flags.forkSession ? { fork: snapshot } : { resume: snapshot }) });
 }

@@ -76,6 +76,8 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
   const located = new Map<string, { dir: string; messageCount: number }>();
   const writers = new Map<string, Writer>();
   const held = new Map<string, LockRecord>();
+  /** Inode of each lock we hold: a take-over replaces the file, so one stat per write notices it. */
+  const lockInodes = new Map<string, number>();
   const channels = new Map<string, JsonlAppender>();
 
   async function exists(path: string): Promise<boolean> {
@@ -112,6 +114,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     if (mine && !takeOver && !(await lostLock(paths.lockFile(id), mine.token))) return mine;
     const record = await acquireLock(paths.lockFile(id), id, takeOver);
     held.set(id, record);
+    lockInodes.set(id, (await stat(paths.lockFile(id))).ino);
     const writer = writers.get(id);
     if (writer) writer.lost = undefined;
     return record;
@@ -243,7 +246,8 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
           if (error instanceof SessionError) throw error;
           throw unavailable(`cannot open session ${info.id.slice(0, 8)} for writing in ${paths.sessionsDir(info.projectRoot)}`, error);
         }
-        if (w.lost) await checkLease(w);
+        const lockStat = await stat(paths.lockFile(w.id)).catch(() => undefined);
+        if (w.lost || lockStat?.ino !== lockInodes.get(w.id)) await checkLease(w);
         w.info = info;
         try {
           if (event.type === 'resume') await relocate(w, event.projectRoot);

@@ -132,7 +132,7 @@ describe('JSONL store', () => {
     ]);
   });
 
-  it('refuses a second writer of the same session, lets it take over, and the first stops at its next checkpoint', async () => {
+  it('refuses a second writer of the same session, lets it take over, and the first cannot write again', async () => {
     const { kernel, data } = await setup();
     const first = await open(kernel);
     await first.record({ type: 'message', message: user('mine') });
@@ -149,9 +149,11 @@ describe('JSONL store', () => {
     const taken = await open(other, { resume: (await load(other, first.info.id))! });
     await taken.record({ type: 'message', message: user('theirs') });
     await taken.record({ type: 'checkpoint', reason: 'turn_end' });
-    await first.record({ type: 'message', message: user('late') });
+    await expect(first.record({ type: 'message', message: user('late') })).rejects.toMatchObject({ code: 'ASSISTANT_SESSION_TAKEN_OVER' });
     await expect(first.record({ type: 'checkpoint', reason: 'turn_end' })).rejects.toMatchObject({ code: 'ASSISTANT_SESSION_TAKEN_OVER' });
-    await expect(first.record({ type: 'message', message: user('later') })).rejects.toMatchObject({ code: 'ASSISTANT_SESSION_TAKEN_OVER' });
+    // Nothing the first writer tried after the take-over reached the file.
+    const after = (await load(other, first.info.id))!;
+    expect(after.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['mine', 'theirs']);
     await other.shutdown();
     await kernel.shutdown().catch(() => undefined);
   });
