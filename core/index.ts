@@ -24,6 +24,7 @@ export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/pat
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from './session-events.js';
 export { currentOwner } from './util/surface.js';
+export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
 export {
   writeFileAtomic,
   openJsonlAppender,

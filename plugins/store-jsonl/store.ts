@@ -2,6 +2,9 @@ import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   SessionError,
+  keyedQueue,
+  pruneSessions,
+  sessionSummary,
   ensurePrivateDir,
   openJsonlAppender,
   readJsonl,
@@ -44,15 +47,6 @@ const PLUGIN = 'store-jsonl';
 const unavailable = (what: string, error: unknown) =>
   new SessionError('ASSISTANT_STORE_UNAVAILABLE', `${what}: ${(error as Error)?.message ?? error}`, { plugin: PLUGIN, cause: error });
 
-/** Runs `fn` for a key after everything queued before it, so one session's writes never interleave. */
-function serializer() {
-  const queues = new Map<string, Promise<unknown>>();
-  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    const next = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
-    queues.set(key, next);
-    return next;
-  };
-}
 
 async function mapInBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
@@ -60,10 +54,6 @@ async function mapInBatches<T, R>(items: T[], size: number, fn: (item: T) => Pro
   return out;
 }
 
-function summaryOf(info: SessionInfo, messageCount: number): SessionSummary {
-  const { id, projectRoot, projectHash, title, createdAt, lastActiveAt, model, provider, forkedFrom } = info;
-  return { id, projectRoot, projectHash, title, createdAt, lastActiveAt, messageCount, model, provider, forkedFrom };
-}
 
 /**
  * The embedded store: one append-only JSONL file per session under the user's data directory,
@@ -72,7 +62,7 @@ function summaryOf(info: SessionInfo, messageCount: number): SessionSummary {
  */
 export function createJsonlStore(root: string, logger: Logger): SessionStore {
   const paths = layout(root);
-  const serial = serializer();
+  const serial = keyedQueue();
   const located = new Map<string, { dir: string; messageCount: number }>();
   const writers = new Map<string, Writer>();
   const held = new Map<string, LockRecord>();
@@ -107,7 +97,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     }
   }
 
-  const writeMeta = (w: Writer) => writeFileAtomic(sessionFiles.meta(w.dir, w.id), JSON.stringify(summaryOf(w.info, w.messageCount)));
+  const writeMeta = (w: Writer) => writeFileAtomic(sessionFiles.meta(w.dir, w.id), JSON.stringify(sessionSummary(w.info, w.messageCount)));
 
   async function lock(id: string, takeOver = false): Promise<LockRecord> {
     const mine = held.get(id);
@@ -187,7 +177,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
         if (meta) return meta;
         try {
           const snapshot = await loadFrom(dir, id);
-          return snapshot ? summaryOf(snapshot.info, snapshot.messages.length) : undefined;
+          return snapshot ? sessionSummary(snapshot.info, snapshot.messages.length) : undefined;
         } catch (error) {
           logger.warn(`skipping an unreadable session: ${(error as Error).message}`);
           return undefined;
@@ -299,14 +289,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
 
     delete: (id) => serial(id, () => deleteSession(id)),
 
-    async prune(query) {
-      const deleted: SessionSummary[] = [];
-      for (const row of await summaries({ ...query, limit: undefined })) {
-        if (row.lastActiveAt >= query.before || row.inUseBy) continue;
-        if (await serial(row.id, () => deleteSession(row.id)).catch(() => false)) deleted.push(row);
-      }
-      return deleted;
-    },
+    prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
 
     async acquire(sessionId, options = {}): Promise<SessionLease> {
       const record = await serial(sessionId, () => lock(sessionId, options.takeOver));

@@ -1,6 +1,9 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import {
   SessionError,
+  keyedQueue,
+  pruneSessions,
+  sessionSummary,
   ensurePrivateDir,
   projectHash,
   snapshotFromEvents,
@@ -53,25 +56,12 @@ interface Writer {
 const PLUGIN = 'store-redis';
 const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
 
-function summaryOf(info: SessionInfo, messageCount: number): SessionSummary {
-  const { id, projectRoot, projectHash: hash, title, createdAt, lastActiveAt, model, provider, forkedFrom } = info;
-  return { id, projectRoot, projectHash: hash, title, createdAt, lastActiveAt, messageCount, model, provider, forkedFrom };
-}
-
 function fieldsOf(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < list.length; i += 2) out[list[i]!] = list[i + 1]!;
   return out;
 }
 
-function serializer() {
-  const queues = new Map<string, Promise<unknown>>();
-  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    const next = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
-    queues.set(key, next);
-    return next;
-  };
-}
 
 const takenOver = (id: string, by: string, spool?: Spool) =>
   new SessionError(
@@ -89,7 +79,7 @@ const takenOver = (id: string, by: string, spool?: Spool) =>
 export function createRedisStore(options: RedisStoreOptions, logger: Logger): SessionStore {
   const k = keys(options.keyPrefix);
   const ttlMs = options.ttlSeconds * 1000;
-  const serial = serializer();
+  const serial = keyedQueue();
   const writers = new Map<string, Writer>();
   const leases = new Map<string, Lease>();
   const located = new Map<string, { seq: number; messageCount: number; hash: string }>();
@@ -101,7 +91,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
 
   const touchSession = (m: ChainableCommander, w: Writer) => {
     const { id, info } = w;
-    m.set(k.meta(id), JSON.stringify(summaryOf(info, w.messageCount)), 'PX', ttlMs);
+    m.set(k.meta(id), JSON.stringify(sessionSummary(info, w.messageCount)), 'PX', ttlMs);
     m.pexpire(k.events(id), ttlMs);
     m.pexpire(k.channels(id), ttlMs);
     for (const ch of w.channels) m.pexpire(k.channel(id, ch), ttlMs);
@@ -381,14 +371,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
 
     delete: (id) => serial(id, () => deleteSession(id)),
 
-    async prune(query) {
-      const deleted: SessionSummary[] = [];
-      for (const row of await summaries({ ...query, limit: undefined })) {
-        if (row.lastActiveAt >= query.before || row.inUseBy) continue;
-        if (await serial(row.id, () => deleteSession(row.id)).catch(() => false)) deleted.push(row);
-      }
-      return deleted;
-    },
+    prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
 
     async acquire(sessionId, opts = {}): Promise<SessionLease> {
       await conn.whenReady();
