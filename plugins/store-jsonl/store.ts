@@ -38,7 +38,13 @@ interface Writer {
   info: SessionInfo;
   messageCount: number;
   lost?: string;
+  /** When the metadata file was last rewritten, and whether it is behind. */
+  metaWrittenAt: number;
+  metaStale: boolean;
 }
+
+/** Rewrite a session's metadata at most this often while it is written (always on start, title, resume and close). */
+const META_INTERVAL_MS = 1000;
 
 const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
 const PREFIX = /^[0-9a-f-]{1,36}$/;
@@ -97,7 +103,11 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     }
   }
 
-  const writeMeta = (w: Writer) => writeFileAtomic(sessionFiles.meta(w.dir, w.id), JSON.stringify(sessionSummary(w.info, w.messageCount)));
+  const writeMeta = async (w: Writer) => {
+    w.metaWrittenAt = Date.now();
+    w.metaStale = false;
+    await writeFileAtomic(sessionFiles.meta(w.dir, w.id), JSON.stringify(sessionSummary(w.info, w.messageCount)));
+  };
 
   async function lock(id: string, takeOver = false): Promise<LockRecord> {
     const mine = held.get(id);
@@ -118,7 +128,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     const events = await openJsonlAppender(sessionFiles.events(dir, info.id));
     if (events.repairedBytes) logger.warn(`${events.path}: removed a torn last record (${events.repairedBytes} bytes) left by a crash`);
     const messageCount = located.get(info.id)?.messageCount ?? (await readMeta(dir, info.id))?.messageCount ?? 0;
-    const writer: Writer = { id: info.id, dir, events, info, messageCount };
+    const writer: Writer = { id: info.id, dir, events, info, messageCount, metaWrittenAt: 0, metaStale: true };
     writers.set(info.id, writer);
     return writer;
   }
@@ -174,7 +184,11 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
       const ids = await sessionIdsIn(dir);
       const rows = await mapInBatches(ids, 64, async (id) => {
         const meta = await readMeta(dir, id);
-        if (meta) return meta;
+        if (meta) {
+          // A writer rewrites metadata at most once a second; the event file says when it last grew.
+          const mtime = (await stat(sessionFiles.events(dir, id)).catch(() => undefined))?.mtimeMs ?? 0;
+          return mtime > meta.lastActiveAt ? { ...meta, lastActiveAt: Math.floor(mtime) } : meta;
+        }
         try {
           const snapshot = await loadFrom(dir, id);
           return snapshot ? sessionSummary(snapshot.info, snapshot.messages.length) : undefined;
@@ -201,7 +215,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     writers.delete(w.id);
     try {
       await w.events.sync();
-      if (!w.lost) await writeMeta(w);
+      if (!w.lost && w.metaStale) await writeMeta(w);
     } finally {
       await w.events.close();
     }
@@ -247,11 +261,12 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
         }
         if (event.type === 'message') w.messageCount++;
         if (event.type === 'compaction') w.messageCount = event.messages.length;
+        w.metaStale = true;
         if (event.type === 'checkpoint') {
-          await checkLease(w);
           try {
             await w.events.sync();
-            if (event.reason !== 'tool_result') await writeMeta(w);
+            // The metadata only speeds up listing (which also trusts the event file's mtime): throttled, off the per-turn path.
+            if (event.reason !== 'tool_result' && Date.now() - w.metaWrittenAt >= META_INTERVAL_MS) await writeMeta(w);
           } catch (error) {
             throw unavailable(`cannot flush ${w.events.path}`, error);
           }
