@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectDataDir } from '../../dist/core/index.js';
@@ -69,7 +69,9 @@ describe('session flags and subcommands (built CLI)', () => {
     // Age the older session by 40 days in its metadata, then prune what is idle for 30.
     const sessions = join(projectDataDir(dir, env), 'sessions');
     const metaFile = join(sessions, `${older!.id}.meta.json`);
-    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), lastActiveAt: Date.now() - 40 * 86_400_000 }));
+    const longAgo = Date.now() - 40 * 86_400_000;
+    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), lastActiveAt: longAgo }));
+    utimesSync(join(sessions, `${older!.id}.jsonl`), longAgo / 1000, longAgo / 1000);
     const dry = await cli(dir, env, 'sessions', 'prune', '--older-than', '30d', '--dry-run');
     expect(dry.stdout).toMatch(/would delete [0-9a-f]{8} .*"old work"\n1 session\(s\) would be deleted/);
     expect(existsSync(metaFile)).toBe(true);

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -251,7 +251,9 @@ describe('JSONL store', () => {
     expect(readdirSync(dir).filter((n) => n.startsWith(ids[1]!))).toEqual([]);
 
     const metaFile = join(dir, `${ids[0]}.meta.json`);
-    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), lastActiveAt: Date.now() - 40 * 86_400_000 }));
+    const longAgo = Date.now() - 40 * 86_400_000;
+    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), lastActiveAt: longAgo }));
+    utimesSync(join(dir, `${ids[0]}.jsonl`), longAgo / 1000, longAgo / 1000);
     const pruned = await store.prune({ projectRoot: kernel.projectRoot, before: Date.now() - 30 * 86_400_000 });
     expect(pruned.map((s) => s.id)).toEqual([ids[0]]);
     expect((await store.list({ projectRoot: kernel.projectRoot })).map((s) => s.title)).toEqual(['gamma']);
