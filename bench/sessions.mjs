@@ -167,7 +167,7 @@ const markdown = `
 ## Session stores (bench/sessions.mjs)
 
 ${machine()}; ${TURNS} turns appended (each: an assistant message with a tool call, its result, the
-tool-result and turn-end checkpoints — two fsyncs and a metadata rewrite on the JSONL store); a
+tool-result and turn-end checkpoints: two fdatasyncs, plus a metadata rewrite at most once a second, on the JSONL store); a
 10,000-message session loaded ${LOAD_RUNS} times by a fresh kernel; ${LIST_SESSIONS} sessions of one project
 listed ${LOAD_RUNS} times by a fresh kernel (and by the CLI, process start included, for JSONL).
 ${redis ? 'Redis: a local redis-server 127.0.0.1 with `appendonly yes`, `appendfsync always`.' : 'Redis: not measured (redis-server not installed).'}
