@@ -15,6 +15,8 @@ export interface CommonFlags {
   /** Permission rules from --allowed-tools / --disallowed-tools. */
   allowedTools?: string[];
   disallowedTools?: string[];
+  /** `--record`: keep what replay needs with the session. */
+  record?: boolean;
 }
 
 /** Turns CLI flags into the highest config layer. */
@@ -26,6 +28,7 @@ export function flagsLayer(flags: CommonFlags): AssistantConfig {
   if (flags.allowedTools?.length) permissions.allow = flags.allowedTools;
   if (flags.disallowedTools?.length) permissions.deny = flags.disallowedTools;
   if (Object.keys(permissions).length) layer.permissions = permissions;
+  if (flags.record) layer.persistence = { record: true };
   return layer;
 }
 

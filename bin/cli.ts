@@ -7,6 +7,7 @@ import { registerConfigCommands } from './commands/config.js';
 import { registerPluginsCommand } from './commands/plugins.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { runMain, type RunFlags } from './commands/run.js';
+import { registerSessionsCommand } from './commands/sessions.js';
 
 const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'help']);
 /** Options that take a value, so a pre-scan can skip their values when looking for the subcommand. */
@@ -30,6 +31,7 @@ function prescan(argv: string[]): { flags: CommonFlags; command?: string; print:
     else if (name === '--allowed-tools') flags.allowedTools = collectRules(value() ?? '', flags.allowedTools ?? []);
     else if (name === '--disallowed-tools') flags.disallowedTools = collectRules(value() ?? '', flags.disallowedTools ?? []);
     else if (name === '-p' || name === '--print') print = true;
+    else if (name === '--record') flags.record = true;
     else if (name === '--') break;
     else if (VALUE_OPTIONS.has(name)) value();
     else if (!name.startsWith('-') && command === undefined) command = name;
@@ -103,6 +105,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--max-turns <n>', 'stop after this many model turns')
     .option('--allowed-tools <rules>', 'comma-separated permission rules to allow without asking, e.g. "Bash(npm test),Edit" (repeatable)', collectRules, [])
     .option('--disallowed-tools <rules>', 'comma-separated permission rules to deny; bare tool names are also hidden from the model (repeatable)', collectRules, [])
+    .option('-c, --continue', "continue this project's most recent session")
+    .option('-r, --resume [id]', 'resume a session by id (a prefix is enough); without an id, pick one')
+    .option('--fork-session', 'with --continue/--resume: start a new session from its history instead')
+    .option('--take-over', 'with --continue/--resume: take the session over from the surface holding it')
+    .option('--record', 'record model requests/responses and tool input/output for `assistant replay`')
     .showHelpAfterError('(run assistant --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
@@ -115,6 +122,10 @@ export async function main(argv: string[]): Promise<number> {
   registerConfigCommands(program, exit);
   registerPluginsCommand(program, exit);
   registerDoctorCommand(program, exit);
+  registerSessionsCommand(program, exit, () => {
+    if (!kernel) throw bootError;
+    return kernel;
+  });
   if (kernel) {
     kernel.hooks.commands.call(kernel.commands);
     for (const spec of kernel.commands.listCli()) addPluginCommand(program, spec, exit);

@@ -20,6 +20,12 @@ export const DEFAULT_PLUGINS: string[] = [
   'context-static',
   'context-commands',
   'ui-terminal',
+  'store-jsonl',
+  'store-redis',
+  'audit-log',
+  'metrics',
+  'telemetry-otlp',
+  'replay',
 ];
 
 /** Default values for the core keys. */

@@ -52,7 +52,11 @@ export const coreConfigSchema: JsonSchema = {
     },
     persistence: {
       type: 'object',
-      properties: { store: { type: 'string', minLength: 1 } },
+      properties: {
+        store: { type: 'string', minLength: 1 },
+        /** Record provider requests/responses and tool input/output for `assistant replay`. */
+        record: { type: 'boolean' },
+      },
     },
     pricing: {
       type: 'object',

@@ -37,6 +37,15 @@ export const ERROR_CODES = {
   ASSISTANT_CONTEXT_COMPACTION_FAILED: { exit: 1, text: 'Compacting the history failed (the summary call failed and nothing smaller fits); the history is unchanged.' },
   ASSISTANT_CONTEXT_STRATEGY_UNKNOWN: { exit: 2, text: '`context.strategy` names a strategy no loaded plugin provides.' },
   ASSISTANT_PRICE_UNKNOWN: { exit: 2, text: '`limits.maxCostUsd` is set but no price is configured for the model (`pricing`).' },
+  ASSISTANT_STORE_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the session store `persistence.store` selects.' },
+  ASSISTANT_STORE_UNAVAILABLE: { exit: 1, text: 'The session store cannot be reached or written (disk full, Redis down with `onDisconnect: stop`).' },
+  ASSISTANT_SESSION_NOT_FOUND: { exit: 2, text: 'No stored session matches the id, prefix or project given.' },
+  ASSISTANT_SESSION_AMBIGUOUS: { exit: 2, text: 'A session id prefix matches more than one session.' },
+  ASSISTANT_SESSION_IN_USE: { exit: 1, text: 'Another surface (terminal, process) holds the session; `--take-over` takes it.' },
+  ASSISTANT_SESSION_TAKEN_OVER: { exit: 1, text: 'Another surface took the session over; this one stops writing to it.' },
+  ASSISTANT_SESSION_CORRUPT: { exit: 1, text: 'A session file cannot be read as a session (not a torn last line, which is skipped).' },
+  ASSISTANT_REPLAY_NO_RECORDING: { exit: 2, text: 'The session to replay was not recorded (`--record` or `persistence.record`).' },
+  ASSISTANT_REPLAY_EXHAUSTED: { exit: 1, text: 'The replayed run asked the model more than the recording answered.' },
 } as const;
 
 /** A stable error code. */
@@ -108,6 +117,8 @@ export class ToolError extends AssistantError {}
 export class PermissionError extends AssistantError {}
 /** The context could not be built within the model's window. */
 export class ContextError extends AssistantError {}
+/** A session store failed, or a session cannot be found, opened or written. */
+export class SessionError extends AssistantError {}
 
 /** True for errors assistant raised on purpose, even from another copy of this module. */
 export function isAssistantError(error: unknown): error is AssistantError {

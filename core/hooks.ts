@@ -15,7 +15,7 @@ import type { Provider, ProviderRequest, ProviderSettings, ToolSpec } from './ty
 import type { LockContext, LockSet, ToolDefinition, ToolRegistry } from './types/tools.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionRequest } from './types/permission.js';
 import type { ContextReason, ContextView } from './types/context.js';
-import type { SessionEvent, SessionInfo, SessionLookup, SessionSnapshot } from './types/session.js';
+import type { SessionEvent, SessionInfo, SessionLookup, SessionSnapshot, SessionStore, StoreSettings } from './types/session.js';
 import type { CommandRegistry } from './types/commands.js';
 import type { OriginEvent } from './types/events.js';
 import type { AgentRunner } from './agent/runner.js';
@@ -129,6 +129,10 @@ export function createHooks() {
     loadSession: new AsyncSeriesBailHook<[SessionLookup], SessionSnapshot | undefined>(['lookup']),
     /** Every session event goes to every sink. */
     persist: new AsyncParallelHook<[SessionEvent, SessionInfo]>(['event', 'session']),
+    /** Keyed by store name; the plugin that knows the name `persistence.store` selects returns the store. */
+    sessionStore: new HookMap<SyncBailHook<[StoreSettings], SessionStore | undefined>>(
+      () => new SyncBailHook<[StoreSettings], SessionStore | undefined>(['settings']),
+    ),
 
     // commands
     /** Contribute slash commands and CLI subcommands. */

@@ -13,6 +13,7 @@ export {
   ToolError,
   PermissionError,
   ContextError,
+  SessionError,
   ERROR_CODES,
   isAssistantError,
   formatError,
@@ -23,6 +24,33 @@ export {
 export type { Logger, LogLevel } from './logger.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
+export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from './session-events.js';
+export { currentOwner } from './util/surface.js';
+export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
+export {
+  writeFileAtomic,
+  openJsonlAppender,
+  readJsonl,
+  parseJsonl,
+  ensurePrivateDir,
+  PRIVATE_FILE_MODE,
+  PRIVATE_DIR_MODE,
+  type JsonlAppender,
+  type JsonlContents,
+} from './util/durable-file.js';
+export {
+  createMetricsRegistry,
+  mergeMetrics,
+  histogramQuantile,
+  DURATION_BUCKETS_MS,
+  formatMetrics,
+  type MetricsRegistry,
+  type MetricsSnapshot,
+  type MetricDescription,
+  type MetricLabels,
+  type CounterPoint,
+  type HistogramPoint,
+} from './metrics.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { stableJson } from './util/stable-json.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';

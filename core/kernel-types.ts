@@ -8,6 +8,8 @@ import type { Provider } from './types/provider.js';
 import type { JsonSchema } from './types/json-schema.js';
 import type { SessionState } from './session.js';
 import type { ContextLedger } from './context/ledger.js';
+import type { SessionStore } from './types/session.js';
+import type { MetricsRegistry } from './metrics.js';
 
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
@@ -45,6 +47,8 @@ export interface Kernel {
   readonly plugins: readonly LoadedPlugin[];
   /** The open session, once the CLI (or an embedder) has opened one. */
   session: SessionState | undefined;
+  /** Counters and histograms of this run (plugins record; `/stats` and exporters read). */
+  readonly metrics: MetricsRegistry;
   /** Logger for the kernel; plugins get their own via `apply`'s context. */
   readonly logger: Logger;
   /**
@@ -55,6 +59,8 @@ export interface Kernel {
   runToolCalls(calls: ToolCallPart[], context: ToolBatchContext): Promise<ToolResultPart[]>;
   /** The provider the config selects, created on first use. */
   provider(): Provider;
+  /** The session store `persistence.store` selects, created on first use (nothing is opened before). */
+  store(): SessionStore;
   /** Runs the `ready` hook once (registering async tools with it); later calls wait for the first. */
   start(): Promise<void>;
   /** Runs the `shutdown` hook once. */

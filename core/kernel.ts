@@ -5,6 +5,8 @@ import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin
 import { AssistantError, ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
 import { createToolRegistry } from './tools/registry.js';
 import { createCommandRegistry } from './commands.js';
+import { createMetricsRegistry } from './metrics.js';
+import { bridgeStore, selectStore, selectedStoreName } from './session-store.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './util/close-matches.js';
 import { createContextLedger } from './context/ledger.js';
@@ -12,6 +14,7 @@ import type { PriceTable } from './context/pricing.js';
 import type { Kernel, LoadedPlugin } from './kernel-types.js';
 import type { ResolvedConfig } from './types/config.js';
 import type { Provider } from './types/provider.js';
+import type { SessionStore } from './types/session.js';
 
 /** How to build a kernel. */
 export interface KernelOptions {
@@ -51,6 +54,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const logger = createLogger('assistant', { level: options.logLevel ?? 'warn', file: options.logFile });
   const rawHooks = createHooks();
   const providerNames = new Set<string>();
+  const storeNames = new Set<string>();
   const loaded = new Map<string, LoadedPlugin>();
   const tracker: TapTracker = {
     active: undefined,
@@ -69,6 +73,14 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
           return created;
         },
       });
+    } else if (name === 'sessionStore') {
+      rawHooks.sessionStore.intercept({
+        factory: (key, created) => {
+          storeNames.add(String(key));
+          instrumentHook(created, `sessionStore.${String(key)}`, tracker, trace);
+          return created;
+        },
+      });
     } else {
       instrumentHook(hook as Parameters<typeof instrumentHook>[0], name, tracker, trace);
     }
@@ -81,6 +93,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   checkUnknownKeys(config, prepared);
 
   let provider: Provider | undefined;
+  let store: SessionStore | undefined;
   let started: Promise<void> | undefined;
   let stopped: Promise<void> | undefined;
   const kernel: Kernel = {
@@ -97,12 +110,17 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     plugins: [],
     logger,
     session: undefined,
+    metrics: createMetricsRegistry(),
     runToolCalls() {
       throw new AssistantError('ASSISTANT_INTERNAL', 'the tool runtime is not part of this build yet');
     },
     provider() {
       provider ??= selectProvider(hooks, config, providerNames);
       return provider;
+    },
+    store() {
+      store ??= selectStore(hooks, config, storeNames, sourceFor(config, '/persistence/store'));
+      return store;
     },
     start() {
       started ??= (async () => {
@@ -112,12 +130,14 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       return started;
     },
     shutdown(reason = 'done') {
-      // Nothing to release when the kernel never started (e.g. `assistant --help`).
-      if (!started) return Promise.resolve();
+      // Nothing to release when the kernel never started (e.g. `assistant --help`), except a store a command used.
+      if (!started) return store ? (stopped ??= store.close()) : Promise.resolve();
       stopped ??= (async () => {
         await started!.catch(() => undefined);
         await hooks.shutdown.promise({ reason });
         await provider?.close?.();
+        // Last: shutdown taps (audit, metrics) may still write through the store.
+        await store?.close();
       })();
       return stopped;
     },
@@ -150,6 +170,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       tracker.active = undefined;
     }
   }
+  if (selectedStoreName(config)) bridgeStore(rawHooks, () => kernel.store());
   hooks.afterPlugins.call(kernel);
   return kernel;
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Hooks } from './hooks.js';
-import { addUsage, emptyUsage, type Message, type Usage } from './types/messages.js';
+import { emptyUsage, type Message, type Usage } from './types/messages.js';
 import type { PermissionMode } from './types/permission.js';
-import type { SessionEvent, SessionGrant, SessionInfo, SessionSnapshot, TodoItem } from './types/session.js';
+import type { CompactionMarker, SessionEvent, SessionGrant, SessionInfo, SessionSnapshot, TodoItem } from './types/session.js';
+import { applySessionEvent, danglingToolResults, resumeEvent, titleFromPrompt } from './session-events.js';
 import { projectHash } from './util/paths.js';
+import { currentOwner } from './util/surface.js';
 
 /** The live state of the open session. Change it only through `record`, so every change is persisted. */
 export interface SessionState {
@@ -12,6 +14,7 @@ export interface SessionState {
   readonly todos: readonly TodoItem[];
   readonly grants: readonly SessionGrant[];
   readonly usage: Readonly<Usage>;
+  readonly compactions: readonly CompactionMarker[];
   /** The permission mode in force (the UI may switch it). */
   mode: PermissionMode;
   /** Applies an event to the state and sends it to every store through the `persist` hook. */
@@ -30,55 +33,49 @@ export interface OpenSessionOptions {
   fork?: SessionSnapshot;
 }
 
-function applyEvent(state: { info: SessionInfo; messages: Message[]; todos: TodoItem[]; grants: SessionGrant[]; usage: Usage }, event: SessionEvent): void {
-  switch (event.type) {
-    case 'message':
-      state.messages.push(event.message);
-      break;
-    case 'usage':
-      addUsage(state.usage, event.usage);
-      break;
-    case 'todos':
-      state.todos = event.todos.map((t) => ({ ...t }));
-      break;
-    case 'grant':
-      state.grants.push(event.grant);
-      break;
-    case 'title':
-      state.info.title = event.title;
-      break;
-    case 'compaction':
-      state.messages = [...event.messages];
-      break;
-    case 'session_start':
-    case 'checkpoint':
-      break;
-  }
+function newInfo(options: OpenSessionOptions, now: number): SessionInfo {
+  return {
+    id: randomUUID(),
+    projectRoot: options.projectRoot,
+    projectHash: projectHash(options.projectRoot),
+    createdAt: now,
+    lastActiveAt: now,
+    provider: options.provider,
+    model: options.model,
+    mode: options.mode,
+    ...(options.fork ? { forkedFrom: options.fork.info.id, title: options.fork.info.title } : {}),
+  };
 }
 
-/** Opens a session (new, resumed or forked) and records its start. */
+function firstPromptText(message: Message): string | undefined {
+  if (message.role !== 'user' || (message.meta?.origin && message.meta.origin !== 'user')) return undefined;
+  const part = message.content.find((p) => p.type === 'text');
+  return part?.type === 'text' && part.text.trim() ? part.text : undefined;
+}
+
+/**
+ * Opens a session (new, resumed or forked) and records its start. A resumed session records where
+ * and by whom it was reopened; tool calls a crash left without results get results saying so, and a
+ * session reopened in a moved project gets a note that files must be re-read, not trusted from history.
+ */
 export async function openSession(hooks: Hooks, options: OpenSessionOptions): Promise<SessionState> {
   const now = Date.now();
   const base = options.resume ?? options.fork;
-  const info: SessionInfo = options.resume
-    ? { ...options.resume.info, lastActiveAt: now, projectRoot: options.projectRoot, projectHash: projectHash(options.projectRoot) }
-    : {
-        id: randomUUID(),
-        projectRoot: options.projectRoot,
-        projectHash: projectHash(options.projectRoot),
-        createdAt: now,
-        lastActiveAt: now,
-        provider: options.provider,
-        model: options.model,
-        mode: options.mode,
-        ...(options.fork ? { forkedFrom: options.fork.info.id, title: options.fork.info.title } : {}),
-      };
-  const state = {
-    info,
+  const state: SessionSnapshot = {
+    info: options.resume ? { ...options.resume.info } : newInfo(options, now),
     messages: base ? [...base.messages] : [],
     todos: base ? base.todos.map((t) => ({ ...t })) : [],
     grants: base ? [...base.grants] : [],
     usage: base ? { ...base.usage } : emptyUsage(),
+    compactions: options.resume ? [...(options.resume.compactions ?? [])] : [],
+    warnings: [],
+  };
+  const record = async (event: SessionEvent) => {
+    const time = Date.now();
+    applySessionEvent(state, event, time);
+    await hooks.persist.promise(event, state.info);
+    const title = event.type === 'message' && !state.info.title ? firstPromptText(event.message) : undefined;
+    if (title) await record({ type: 'title', title: titleFromPrompt(title) });
   };
   const session: SessionState = {
     get info() {
@@ -96,17 +93,37 @@ export async function openSession(hooks: Hooks, options: OpenSessionOptions): Pr
     get usage() {
       return state.usage;
     },
-    mode: options.mode,
-    async record(event) {
-      applyEvent(state, event);
-      state.info.lastActiveAt = Date.now();
-      await hooks.persist.promise(event, state.info);
+    get compactions() {
+      return state.compactions;
     },
+    mode: options.mode,
+    record,
   };
-  if (!options.resume) {
-    await hooks.persist.promise({ type: 'session_start', info }, info);
-    // A fork starts with the old history: write it into the new session so it stands alone.
-    for (const message of state.messages) await hooks.persist.promise({ type: 'message', message }, info);
+
+  if (options.resume) {
+    const movedFrom = state.info.projectRoot !== options.projectRoot ? state.info.projectRoot : undefined;
+    await record(resumeEvent(options.projectRoot, currentOwner(now).surface));
+    const repaired = danglingToolResults(state.messages);
+    if (repaired) await record({ type: 'message', message: repaired });
+    if (movedFrom)
+      await record({
+        type: 'message',
+        message: {
+          role: 'user',
+          content: [{ type: 'text', text: `Note: this session was resumed in ${options.projectRoot} (it started in ${movedFrom}). Files may differ from what the history shows: re-read a file before editing it.` }],
+          meta: { time: now, origin: 'system-note' },
+        },
+      });
+    return session;
+  }
+  await hooks.persist.promise({ type: 'session_start', info: state.info }, state.info);
+  // A fork starts with the old history: write it into the new session so it stands alone.
+  for (const message of state.messages) await hooks.persist.promise({ type: 'message', message }, state.info);
+  if (options.fork) {
+    for (const grant of state.grants) await hooks.persist.promise({ type: 'grant', grant }, state.info);
+    if (state.todos.length) await hooks.persist.promise({ type: 'todos', todos: state.todos.map((t) => ({ ...t })) }, state.info);
+    if (state.usage.inputTokens + state.usage.outputTokens) await hooks.persist.promise({ type: 'usage', usage: { ...state.usage }, model: state.info.model ?? 'unknown' }, state.info);
+    await hooks.persist.promise({ type: 'checkpoint', reason: 'turn_end' }, state.info);
   }
   return session;
 }

@@ -1,13 +1,13 @@
 import { AssistantError } from '../../core/errors.js';
 import type { Kernel } from '../../core/kernel-types.js';
-import { openSession } from '../../core/session.js';
 import { createRunner, type AgentRunner } from '../../core/agent/runner.js';
 import type { DoneReason } from '../../core/types/events.js';
 import type { CommonFlags } from '../boot.js';
 import { attachOutput, type OutputFormat } from '../headless-output.js';
+import { openSessionForRun, type SessionFlags } from './session-open.js';
 
 /** Flags of the main command. */
-export interface RunFlags extends CommonFlags {
+export interface RunFlags extends CommonFlags, SessionFlags {
   print?: boolean;
   outputFormat?: OutputFormat;
   maxTurns?: string;
@@ -40,14 +40,14 @@ function hiddenTools(flags: RunFlags): Set<string> {
 /** The main job: `assistant -p "..."` (headless), or the interactive UI when no -p is given on a terminal. */
 export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags): Promise<number> {
   const headless = flags.print || !process.stdin.isTTY || !process.stdout.isTTY;
-  if (!headless) return runInteractive(kernel, promptArg.trim() || undefined);
+  if (!headless) return runInteractive(kernel, promptArg.trim() || undefined, flags);
   const prompt = promptArg.trim() || (await readStdin()).trim();
   if (!prompt) throw new AssistantError('ASSISTANT_USAGE', 'no prompt: pass it as an argument (assistant -p "fix the failing test") or on stdin');
   const maxTurns = flags.maxTurns === undefined ? undefined : Number(flags.maxTurns);
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1))
     throw new AssistantError('ASSISTANT_USAGE', `--max-turns must be a positive integer (got "${flags.maxTurns}")`);
 
-  const runner = await startSession(kernel);
+  const runner = await startSession(kernel, flags);
   const session = runner.session;
   const output = attachOutput(kernel, flags.outputFormat ?? 'text', session.info.id);
   const onSignal = () => runner.abort();
@@ -69,25 +69,21 @@ export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags
 }
 
 /** Starts the kernel, checks a model is reachable, and opens the session the runner drives. */
-async function startSession(kernel: Kernel): Promise<AgentRunner> {
+async function startSession(kernel: Kernel, flags: SessionFlags): Promise<AgentRunner> {
   await kernel.start();
   // Fail before anything else happens when no model is reachable.
   const provider = kernel.provider();
-  const session = await openSession(kernel.hooks, {
-    projectRoot: kernel.projectRoot,
-    mode: kernel.config.permissions?.mode ?? 'default',
-    provider: provider.name,
-    model: kernel.config.provider?.model ?? provider.defaultModel,
-  });
+  const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
+  const session = await openSessionForRun(kernel, flags, defaults, Boolean(process.stdin.isTTY && process.stderr.isTTY));
   kernel.session = session;
   return createRunner(kernel, session);
 }
 
 /** Hands the terminal to the UI plugin (the `interactive` hook). */
-async function runInteractive(kernel: Kernel, initialPrompt: string | undefined): Promise<number> {
+async function runInteractive(kernel: Kernel, initialPrompt: string | undefined, flags: SessionFlags): Promise<number> {
   if (!kernel.hooks.interactive.isUsed())
     throw new AssistantError('ASSISTANT_USAGE', 'no interactive UI plugin is loaded; pass -p "<prompt>" to run headless, or add a UI plugin (ui-terminal)');
-  const runner = await startSession(kernel);
+  const runner = await startSession(kernel, flags);
   const code = await kernel.hooks.interactive.promise({ runner, initialPrompt });
   return code ?? 0;
 }

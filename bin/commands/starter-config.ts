@@ -24,7 +24,8 @@ permissions:
 
 # Where sessions are stored.
 # persistence:
-#   store: jsonl           # jsonl (local files) | redis
+#   store: jsonl           # jsonl (local files) | redis (teams: see docs/sessions.md)
+#   record: false          # true (or --record): keep what assistant replay needs
 
 # Loop limits.
 # limits:

@@ -1,5 +1,6 @@
 import type { Message, Usage } from './messages.js';
 import type { PermissionMode } from './permission.js';
+import type { Json } from './json-schema.js';
 
 /** One item of the model's plan (TodoWrite). */
 export interface TodoItem {
@@ -30,9 +31,20 @@ export interface SessionInfo {
   forkedFrom?: string;
 }
 
+/** Where the history was compacted: the marker a compaction event leaves. */
+export interface CompactionMarker {
+  time: number;
+  /** Messages in the history just before the compaction. */
+  messagesBefore: number;
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
 /** Everything appended to a session, one record per event. */
 export type SessionEvent =
   | { type: 'session_start'; info: SessionInfo }
+  /** The session was opened again (resumed), possibly from a moved project, by `surface`. */
+  | { type: 'resume'; projectRoot: string; projectHash: string; surface: string }
   | { type: 'message'; message: Message }
   | { type: 'usage'; usage: Usage; model: string }
   | { type: 'todos'; todos: TodoItem[] }
@@ -50,6 +62,8 @@ export interface SessionSnapshot {
   todos: TodoItem[];
   grants: SessionGrant[];
   usage: Usage;
+  /** Where the history was compacted, oldest first. */
+  compactions: CompactionMarker[];
   /** Problems found while loading (a torn last line, ...), for the user. */
   warnings: string[];
 }
@@ -58,3 +72,79 @@ export interface SessionSnapshot {
 export type SessionLookup =
   | { kind: 'id'; id: string; projectRoot: string }
   | { kind: 'latest'; projectRoot: string };
+
+/** A session as listed: enough to pick one without loading its history. */
+export interface SessionSummary {
+  id: string;
+  projectRoot: string;
+  projectHash: string;
+  title?: string;
+  createdAt: number;
+  lastActiveAt: number;
+  messageCount: number;
+  model?: string;
+  provider?: string;
+  forkedFrom?: string;
+  /** The surface holding the session right now, when one does. */
+  inUseBy?: string;
+}
+
+/** Which sessions to list. */
+export interface SessionListQuery {
+  /** Only this project's sessions (the default); omit with `allProjects`. */
+  projectRoot?: string;
+  allProjects?: boolean;
+  /** Newest first, at most this many. */
+  limit?: number;
+}
+
+/** What a store knows about the surface (terminal, process) holding a session. */
+export interface SessionOwner {
+  /** `user@host:/dev/pts/3`, for people. */
+  surface: string;
+  pid: number;
+  host: string;
+  since: number;
+}
+
+/** One active surface per session: released on close or by `release()`. */
+export interface SessionLease {
+  readonly sessionId: string;
+  readonly owner: SessionOwner;
+  release(): Promise<void>;
+}
+
+/** The settings a store plugin receives when the config selects it (`persistence.store`). */
+export interface StoreSettings {
+  /** The store name the config selected. */
+  name: string;
+  /** Everything under `persistence` except `store`. */
+  options: Record<string, unknown>;
+}
+
+/**
+ * A session store, created by the store plugin the config selects. The kernel forwards `persist`
+ * and `loadSession` to it; the CLI lists, deletes and prunes through it. Side channels (`audit`,
+ * `metrics`, `recording`) are JSON records kept beside a session and removed with it.
+ */
+export interface SessionStore {
+  readonly name: string;
+  /** Appends one event; the event is durable once a `checkpoint` event's append resolves. */
+  append(event: SessionEvent, info: SessionInfo): Promise<void>;
+  /** Loads a session; `undefined` when this store does not have it. */
+  load(lookup: SessionLookup): Promise<SessionSnapshot | undefined>;
+  /** Full ids whose id starts with `prefix`, this project's first, then others. */
+  resolve(prefix: string, projectRoot: string): Promise<string[]>;
+  list(query: SessionListQuery): Promise<SessionSummary[]>;
+  /** Removes a session and its side channels; false when it did not exist. Refuses one in use. */
+  delete(id: string): Promise<boolean>;
+  /** Deletes the sessions last active before `before` (ms since the epoch); returns what it deleted. */
+  prune(query: SessionListQuery & { before: number }): Promise<SessionSummary[]>;
+  /** Claims the session for this surface; fails with `ASSISTANT_SESSION_IN_USE` unless `takeOver`. */
+  acquire(sessionId: string, options?: { takeOver?: boolean }): Promise<SessionLease>;
+  /** Appends records to a side channel of a session; durable when the promise resolves. */
+  appendRecords(sessionId: string, channel: string, records: Json[]): Promise<void>;
+  readRecords(sessionId: string, channel: string): Promise<Json[]>;
+  /** Flushes, releases leases and closes files or connections. */
+  close(): Promise<void>;
+}

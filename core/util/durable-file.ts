@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** Private to the user: sessions hold code, prompts and tool output. */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Creates a directory (and parents) readable by the user only. */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms cannot open or fsync a directory; the rename is still atomic there.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Replaces `path` atomically: write a temp file beside it, fsync, rename over, fsync the directory. */
+export async function writeFileAtomic(path: string, data: string, mode = PRIVATE_FILE_MODE): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'wx', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDir(dirname(path));
+}
+
+/** An append-only JSON-lines file open for writing. */
+export interface JsonlAppender {
+  readonly path: string;
+  /** Bytes of a torn last line removed when the file was opened (0 when the file was whole). */
+  readonly repairedBytes: number;
+  /** Appends records, one line each, in one write. */
+  append(records: unknown[]): Promise<void>;
+  /** Flushes appended records to the disk (fdatasync). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Length of the file up to and including its last newline. */
+async function wholeLength(handle: FileHandle, size: number): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const at = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (at !== -1) return start + at + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/**
+ * Opens (creating, user-only) a JSON-lines file for appending. A torn last line left by a crash
+ * is cut off first, so the next record never glues onto garbage.
+ */
+export async function openJsonlAppender(path: string): Promise<JsonlAppender> {
+  await ensurePrivateDir(dirname(path));
+  const handle = await open(path, 'a+', PRIVATE_FILE_MODE);
+  let repairedBytes = 0;
+  try {
+    const { size } = await handle.stat();
+    if (size > 0) {
+      const whole = await wholeLength(handle, size);
+      if (whole < size) {
+        await handle.truncate(whole);
+        repairedBytes = size - whole;
+      }
+    }
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return {
+    path,
+    repairedBytes,
+    async append(records) {
+      if (!records.length) return;
+      let text = '';
+      for (const record of records) text += JSON.stringify(record) + '\n';
+      await handle.appendFile(text);
+    },
+    sync: () => handle.datasync(),
+    close: () => handle.close(),
+  };
+}
+
+/** What reading a JSON-lines file found. */
+export interface JsonlContents<T> {
+  records: Array<{ line: number; value: T }>;
+  /** For people: a torn last line, lines that are not JSON. Each names the file and line. */
+  warnings: string[];
+  /** True when the last line was cut off (a crash while writing it). */
+  torn: boolean;
+}
+
+/** Reads a JSON-lines file; a torn last line and unparsable lines are reported and skipped. `undefined` when absent. */
+export async function readJsonl<T = unknown>(path: string): Promise<JsonlContents<T> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return parseJsonl<T>(text, path);
+}
+
+/** Parses JSON-lines text (see `readJsonl`). */
+export function parseJsonl<T = unknown>(text: string, path: string): JsonlContents<T> {
+  const records: Array<{ line: number; value: T }> = [];
+  const warnings: string[] = [];
+  const lines = text.split('\n');
+  const tail = lines.pop() ?? '';
+  const torn = tail.length > 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.trim()) continue;
+    try {
+      records.push({ line: i + 1, value: JSON.parse(line) as T });
+    } catch {
+      warnings.push(`${path}:${i + 1}: not a valid record (${line.length} bytes of damaged JSON); skipped`);
+    }
+  }
+  if (torn)
+    warnings.push(`${path}:${lines.length + 1}: the last record was cut off (${Buffer.byteLength(tail)} bytes; the process stopped while writing it); skipped, everything before it is intact`);
+  return { records, warnings, torn };
+}

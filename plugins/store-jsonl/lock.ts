@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SessionError, currentOwner, ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE, type SessionOwner } from '../../core/index.js';
+
+/** What a lock file holds: who writes the session, and a token only that writer knows. */
+export interface LockRecord extends SessionOwner {
+  token: string;
+  /** Kernel start time of the process (Linux), so a reused pid is not mistaken for the holder. */
+  startTicks?: string;
+}
+
+/** The process start time from /proc, where there is one. */
+function startTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22, counted after the command name, which is in parentheses and may hold spaces.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the lock's process may still be writing: always for another host (we cannot see it). */
+export function holderAlive(lock: LockRecord, host = currentOwner().host): boolean {
+  if (lock.host !== host) return true;
+  try {
+    process.kill(lock.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const ticks = startTicks(lock.pid);
+  return !(lock.startTicks && ticks && ticks !== lock.startTicks);
+}
+
+/** The lock file's record, or undefined when there is none (or it is unreadable, i.e. half-written by a crash). */
+export async function readLock(path: string): Promise<LockRecord | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as LockRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+function inUse(sessionId: string, holder: LockRecord): SessionError {
+  const since = new Date(holder.since).toLocaleString();
+  return new SessionError(
+    'ASSISTANT_SESSION_IN_USE',
+    `session ${sessionId.slice(0, 8)} is in use on ${holder.surface} (pid ${holder.pid}, since ${since}); close it there, or pass --take-over to take it over`,
+    { plugin: 'store-jsonl' },
+  );
+}
+
+/**
+ * Takes the session's lock file (O_EXCL create). A lock left by a dead process on this host is
+ * moved aside and retaken; a live holder is refused unless `takeOver`, which replaces the lock
+ * atomically (the old holder notices at its next checkpoint).
+ */
+export async function acquireLock(path: string, sessionId: string, takeOver = false): Promise<LockRecord> {
+  await ensurePrivateDir(dirname(path));
+  const mine: LockRecord = { ...currentOwner(), token: randomUUID(), startTicks: startTicks(process.pid) };
+  if (takeOver) {
+    await writeFileAtomic(path, JSON.stringify(mine));
+    return mine;
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const handle = await open(path, 'wx', PRIVATE_FILE_MODE);
+      try {
+        await handle.writeFile(JSON.stringify(mine));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return mine;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readLock(path);
+    if (!holder && attempt === 0) {
+      // Unreadable: maybe being written this instant. Look again before calling it stale.
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    if (holder && holderAlive(holder)) throw inUse(sessionId, holder);
+    await breakStaleLock(path, holder);
+  }
+  throw new SessionError('ASSISTANT_SESSION_IN_USE', `session ${sessionId.slice(0, 8)}: could not take its lock ${path} (other processes keep racing for it)`, {
+    plugin: 'store-jsonl',
+  });
+}
+
+/** Moves a dead holder's lock aside; if a live lock was moved by mistake (a race), puts it back. */
+async function breakStaleLock(path: string, judged: LockRecord | undefined): Promise<void> {
+  const aside = `${path}.stale-${randomUUID()}`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await readLock(aside);
+  if (judged && moved && moved.token !== judged.token) await link(aside, path).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+}
+
+/** The current holder when it is not `token` (taken over or removed), else undefined. */
+export async function lostLock(path: string, token: string): Promise<LockRecord | { surface: string; pid: number } | undefined> {
+  const holder = await readLock(path);
+  if (!holder) return { surface: 'another surface (which has since released it)', pid: 0 };
+  return holder.token === token ? undefined : holder;
+}
+
+/** Removes the lock if it is still ours. */
+export async function releaseLock(path: string, token: string): Promise<void> {
+  const holder = await readLock(path);
+  if (holder?.token === token) await unlink(path).catch(() => undefined);
+}

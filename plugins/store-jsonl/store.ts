@@ -1,0 +1,368 @@
+import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import {
+  SessionError,
+  keyedQueue,
+  pruneSessions,
+  sessionSummary,
+  ensurePrivateDir,
+  openJsonlAppender,
+  readJsonl,
+  snapshotFromEvents,
+  writeFileAtomic,
+  type Json,
+  type JsonlAppender,
+  type Logger,
+  type SessionEvent,
+  type SessionInfo,
+  type SessionLease,
+  type SessionListQuery,
+  type SessionSnapshot,
+  type SessionStore,
+  type SessionSummary,
+} from '../../core/index.js';
+import { layout, sessionFiles, sessionIdsIn, filesOf } from './layout.js';
+import { acquireLock, holderAlive, lostLock, readLock, releaseLock, type LockRecord } from './lock.js';
+
+/** One line of a session file: the event and when it was written. */
+interface Line {
+  t: number;
+  e: SessionEvent;
+}
+
+/** A session this process is writing. */
+interface Writer {
+  id: string;
+  dir: string;
+  events: JsonlAppender;
+  info: SessionInfo;
+  messageCount: number;
+  lost?: string;
+  /** When the metadata file was last rewritten, and whether it is behind. */
+  metaWrittenAt: number;
+  metaStale: boolean;
+}
+
+/** Rewrite a session's metadata at most this often while it is written (always on start, title, resume and close). */
+const META_INTERVAL_MS = 1000;
+
+const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
+const PREFIX = /^[0-9a-f-]{1,36}$/;
+const PLUGIN = 'store-jsonl';
+
+const unavailable = (what: string, error: unknown) =>
+  new SessionError('ASSISTANT_STORE_UNAVAILABLE', `${what}: ${(error as Error)?.message ?? error}`, { plugin: PLUGIN, cause: error });
+
+
+async function mapInBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+
+/**
+ * The embedded store: one append-only JSONL file per session under the user's data directory,
+ * grouped by project; a metadata file per session rewritten atomically; side channels beside it;
+ * a lock file per session so only one process writes it.
+ */
+export function createJsonlStore(root: string, logger: Logger): SessionStore {
+  const paths = layout(root);
+  const serial = keyedQueue();
+  const located = new Map<string, { dir: string; messageCount: number }>();
+  const writers = new Map<string, Writer>();
+  const held = new Map<string, LockRecord>();
+  /** Inode of each lock we hold: a take-over replaces the file, so one stat per write notices it. */
+  const lockInodes = new Map<string, number>();
+  const channels = new Map<string, JsonlAppender>();
+
+  async function exists(path: string): Promise<boolean> {
+    return stat(path).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** The directory holding session `id`: where it was last seen, this project's, or any project's. */
+  async function findDir(id: string, projectRoot?: string): Promise<string | undefined> {
+    const known = located.get(id)?.dir ?? writers.get(id)?.dir;
+    if (known) return known;
+    if (projectRoot) {
+      const dir = paths.sessionsDir(projectRoot);
+      if (await exists(sessionFiles.events(dir, id))) return dir;
+    }
+    for (const dir of await paths.allSessionDirs()) if (await exists(sessionFiles.events(dir, id))) return dir;
+    return undefined;
+  }
+
+  async function readMeta(dir: string, id: string): Promise<SessionSummary | undefined> {
+    try {
+      return JSON.parse(await readFile(sessionFiles.meta(dir, id), 'utf8')) as SessionSummary;
+    } catch {
+      return undefined;
+    }
+  }
+
+  const writeMeta = async (w: Writer) => {
+    w.metaWrittenAt = Date.now();
+    w.metaStale = false;
+    await writeFileAtomic(sessionFiles.meta(w.dir, w.id), JSON.stringify(sessionSummary(w.info, w.messageCount)));
+  };
+
+  async function lock(id: string, takeOver = false): Promise<LockRecord> {
+    const mine = held.get(id);
+    if (mine && !takeOver && !(await lostLock(paths.lockFile(id), mine.token))) return mine;
+    const record = await acquireLock(paths.lockFile(id), id, takeOver);
+    held.set(id, record);
+    lockInodes.set(id, (await stat(paths.lockFile(id))).ino);
+    const writer = writers.get(id);
+    if (writer) writer.lost = undefined;
+    return record;
+  }
+
+  async function openWriter(event: SessionEvent, info: SessionInfo): Promise<Writer> {
+    const existing = writers.get(info.id);
+    if (existing) return existing;
+    const dir = event.type === 'session_start' ? paths.sessionsDir(info.projectRoot) : ((await findDir(info.id, info.projectRoot)) ?? paths.sessionsDir(info.projectRoot));
+    await lock(info.id);
+    const events = await openJsonlAppender(sessionFiles.events(dir, info.id));
+    if (events.repairedBytes) logger.warn(`${events.path}: removed a torn last record (${events.repairedBytes} bytes) left by a crash`);
+    const messageCount = located.get(info.id)?.messageCount ?? (await readMeta(dir, info.id))?.messageCount ?? 0;
+    const writer: Writer = { id: info.id, dir, events, info, messageCount, metaWrittenAt: 0, metaStale: true };
+    writers.set(info.id, writer);
+    return writer;
+  }
+
+  /** Moves a resumed session's files into the project it was reopened in. */
+  async function relocate(w: Writer, projectRoot: string): Promise<void> {
+    const target = paths.sessionsDir(projectRoot);
+    if (target === w.dir) return;
+    await w.events.close();
+    for (const [key, appender] of channels) if (key.startsWith(`${w.id}:`)) await appender.close().then(() => channels.delete(key));
+    await ensurePrivateDir(target);
+    for (const name of await filesOf(w.dir, w.id)) await rename(join(w.dir, name), join(target, name));
+    w.dir = target;
+    w.events = await openJsonlAppender(sessionFiles.events(target, w.id));
+    located.set(w.id, { dir: target, messageCount: w.messageCount });
+  }
+
+  async function checkLease(w: Writer): Promise<void> {
+    const mine = held.get(w.id);
+    const holder = mine ? await lostLock(paths.lockFile(w.id), mine.token) : { surface: 'nobody (the lease was released)' };
+    if (holder) w.lost = holder.surface;
+    if (w.lost)
+      throw new SessionError('ASSISTANT_SESSION_TAKEN_OVER', `session ${w.id.slice(0, 8)} was taken over by ${w.lost}; this surface stopped writing to it (resume it here with --take-over)`, {
+        plugin: PLUGIN,
+      });
+  }
+
+  async function loadFrom(dir: string, id: string): Promise<SessionSnapshot | undefined> {
+    const path = sessionFiles.events(dir, id);
+    const contents = await readJsonl<Line>(path);
+    if (!contents) return undefined;
+    const lines = contents.records.filter((r) => r.value && typeof r.value === 'object' && r.value.e && typeof r.value.e.type === 'string');
+    const snapshot = snapshotFromEvents(lines.map((r) => ({ event: r.value.e, time: r.value.t })));
+    if (!snapshot)
+      throw new SessionError(
+        'ASSISTANT_SESSION_CORRUPT',
+        lines.length || contents.records.length
+          ? `${path}: not a session file (its first record is not the start of a session)`
+          : `${path}: holds no complete record (the process stopped while creating the session); delete it with: assistant sessions delete ${id}`,
+        { plugin: PLUGIN, file: path },
+      );
+    snapshot.warnings.push(...contents.warnings);
+    const skipped = contents.records.length - lines.length;
+    if (skipped) snapshot.warnings.push(`${path}: ${skipped} record(s) were not session events; skipped`);
+    located.set(id, { dir, messageCount: snapshot.messages.length });
+    return snapshot;
+  }
+
+  async function summaries(query: SessionListQuery): Promise<SessionSummary[]> {
+    const dirs = query.allProjects || !query.projectRoot ? await paths.allSessionDirs() : [paths.sessionsDir(query.projectRoot)];
+    const found: SessionSummary[] = [];
+    for (const dir of dirs) {
+      const ids = await sessionIdsIn(dir);
+      const rows = await mapInBatches(ids, 64, async (id) => {
+        const meta = await readMeta(dir, id);
+        if (meta) {
+          // A writer rewrites metadata at most once a second; the event file says when it last grew.
+          const mtime = (await stat(sessionFiles.events(dir, id)).catch(() => undefined))?.mtimeMs ?? 0;
+          return mtime > meta.lastActiveAt ? { ...meta, lastActiveAt: Math.floor(mtime) } : meta;
+        }
+        try {
+          const snapshot = await loadFrom(dir, id);
+          return snapshot ? sessionSummary(snapshot.info, snapshot.messages.length) : undefined;
+        } catch (error) {
+          logger.warn(`skipping an unreadable session: ${(error as Error).message}`);
+          return undefined;
+        }
+      });
+      for (const row of rows) if (row) found.push(row);
+    }
+    found.sort((a, b) => b.lastActiveAt - a.lastActiveAt);
+    const limited = query.limit ? found.slice(0, query.limit) : found;
+    const lockDir = join(root, 'locks');
+    const locked = new Set((await readdir(lockDir).catch(() => [] as string[])).map((n) => basename(n, '.lock')));
+    for (const row of limited) {
+      if (!locked.has(row.id)) continue;
+      const holder = await readLock(paths.lockFile(row.id));
+      if (holder && holder.token !== held.get(row.id)?.token && holderAlive(holder)) row.inUseBy = holder.surface;
+    }
+    return limited;
+  }
+
+  async function closeWriter(w: Writer): Promise<void> {
+    writers.delete(w.id);
+    try {
+      await w.events.sync();
+      if (!w.lost && w.metaStale) await writeMeta(w);
+    } finally {
+      await w.events.close();
+    }
+  }
+
+  async function deleteSession(id: string): Promise<boolean> {
+    const dir = await findDir(id);
+    if (!dir) return false;
+    const holder = await readLock(paths.lockFile(id));
+    const mine = held.get(id);
+    if (holder && holder.token !== mine?.token && holderAlive(holder))
+      throw new SessionError('ASSISTANT_SESSION_IN_USE', `session ${id.slice(0, 8)} is in use on ${holder.surface} (pid ${holder.pid}); it was not deleted`, { plugin: PLUGIN });
+    const writer = writers.get(id);
+    if (writer) await closeWriter(writer);
+    for (const [key, appender] of channels) if (key.startsWith(`${id}:`)) await appender.close().then(() => channels.delete(key));
+    for (const name of await filesOf(dir, id)) await unlink(join(dir, name)).catch(() => undefined);
+    await unlink(paths.lockFile(id)).catch(() => undefined);
+    held.delete(id);
+    located.delete(id);
+    return true;
+  }
+
+  return {
+    name: 'jsonl',
+
+    append(event, info) {
+      return serial(info.id, async () => {
+        let w: Writer;
+        try {
+          w = await openWriter(event, info);
+        } catch (error) {
+          if (error instanceof SessionError) throw error;
+          throw unavailable(`cannot open session ${info.id.slice(0, 8)} for writing in ${paths.sessionsDir(info.projectRoot)}`, error);
+        }
+        const lockStat = await stat(paths.lockFile(w.id)).catch(() => undefined);
+        if (w.lost || lockStat?.ino !== lockInodes.get(w.id)) await checkLease(w);
+        w.info = info;
+        try {
+          if (event.type === 'resume') await relocate(w, event.projectRoot);
+          await w.events.append([{ t: Date.now(), e: event } satisfies Line]);
+        } catch (error) {
+          throw unavailable(`cannot append to ${w.events.path}`, error);
+        }
+        if (event.type === 'message') w.messageCount++;
+        if (event.type === 'compaction') w.messageCount = event.messages.length;
+        w.metaStale = true;
+        if (event.type === 'checkpoint') {
+          try {
+            await w.events.sync();
+            // The metadata only speeds up listing (which also trusts the event file's mtime): throttled, off the per-turn path.
+            if (event.reason !== 'tool_result' && Date.now() - w.metaWrittenAt >= META_INTERVAL_MS) await writeMeta(w);
+          } catch (error) {
+            throw unavailable(`cannot flush ${w.events.path}`, error);
+          }
+        } else if (event.type === 'session_start' || event.type === 'resume' || event.type === 'title') {
+          await writeMeta(w).catch((error) => {
+            throw unavailable(`cannot write ${sessionFiles.meta(w.dir, w.id)}`, error);
+          });
+        }
+      });
+    },
+
+    async load(lookup) {
+      if (lookup.kind === 'latest') {
+        for (const row of await summaries({ projectRoot: lookup.projectRoot })) {
+          const dir = await findDir(row.id, lookup.projectRoot);
+          if (dir) return loadFrom(dir, row.id);
+        }
+        return undefined;
+      }
+      const dir = await findDir(lookup.id, lookup.projectRoot);
+      return dir ? loadFrom(dir, lookup.id) : undefined;
+    },
+
+    async resolve(prefix, projectRoot) {
+      const wanted = prefix.toLowerCase();
+      if (!PREFIX.test(wanted)) return [];
+      const here = (await sessionIdsIn(paths.sessionsDir(projectRoot))).filter((id) => id.startsWith(wanted));
+      if (here.length) return here;
+      const everywhere = new Set<string>();
+      for (const dir of await paths.allSessionDirs()) for (const id of await sessionIdsIn(dir)) if (id.startsWith(wanted)) everywhere.add(id);
+      return [...everywhere];
+    },
+
+    list: summaries,
+
+    delete: (id) => serial(id, () => deleteSession(id)),
+
+    prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
+
+    async acquire(sessionId, options = {}): Promise<SessionLease> {
+      const record = await serial(sessionId, () => lock(sessionId, options.takeOver));
+      return {
+        sessionId,
+        owner: { surface: record.surface, pid: record.pid, host: record.host, since: record.since },
+        release: () =>
+          serial(sessionId, async () => {
+            const writer = writers.get(sessionId);
+            if (writer) await closeWriter(writer);
+            await releaseLock(paths.lockFile(sessionId), record.token);
+            held.delete(sessionId);
+          }),
+      };
+    },
+
+    appendRecords(sessionId, channel, records: Json[]) {
+      if (!CHANNEL.test(channel)) throw new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN });
+      const key = `${sessionId}:${channel}`;
+      return serial(key, async () => {
+        let appender = channels.get(key);
+        if (!appender) {
+          const dir = writers.get(sessionId)?.dir ?? (await findDir(sessionId));
+          if (!dir) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `no session ${sessionId} to attach ${channel} records to`, { plugin: PLUGIN });
+          appender = await openJsonlAppender(sessionFiles.channel(dir, sessionId, channel));
+          channels.set(key, appender);
+        }
+        try {
+          await appender.append(records);
+          await appender.sync();
+        } catch (error) {
+          throw unavailable(`cannot append to ${appender.path}`, error);
+        }
+      });
+    },
+
+    async readRecords(sessionId, channel) {
+      if (!CHANNEL.test(channel)) return [];
+      const dir = await findDir(sessionId);
+      if (!dir) return [];
+      const contents = await readJsonl<Json>(sessionFiles.channel(dir, sessionId, channel));
+      for (const warning of contents?.warnings ?? []) logger.warn(warning);
+      return contents?.records.map((r) => r.value) ?? [];
+    },
+
+    async close() {
+      const errors: unknown[] = [];
+      for (const w of [...writers.values()]) await serial(w.id, () => closeWriter(w)).catch((e) => errors.push(e));
+      for (const [key, appender] of channels) {
+        await serial(key, async () => {
+          await appender.sync();
+          await appender.close();
+        }).catch((e) => errors.push(e));
+      }
+      channels.clear();
+      for (const [id, record] of held) await releaseLock(paths.lockFile(id), record.token).catch((e) => errors.push(e));
+      held.clear();
+      if (errors.length) throw unavailable('closing the session store failed', errors[0]);
+    },
+  };
+}

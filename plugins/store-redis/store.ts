@@ -1,0 +1,427 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+import {
+  SessionError,
+  keyedQueue,
+  pruneSessions,
+  sessionSummary,
+  ensurePrivateDir,
+  projectHash,
+  snapshotFromEvents,
+  type Json,
+  type Logger,
+  type SessionEvent,
+  type SessionInfo,
+  type SessionLease,
+  type SessionListQuery,
+  type SessionSnapshot,
+  type SessionStore,
+  type SessionSummary,
+} from '../../core/index.js';
+import { connection, unreachable } from './connection.js';
+import { entryId, keys, seqOf } from './keys.js';
+import { FENCED_XADD, Lease, inUseError, parseLease } from './lease.js';
+import { openSpool, spooledSessions, type Spool, type SpoolEntry } from './spool.js';
+
+/** The Redis store's settings (`persistence.redis`). */
+export interface RedisStoreOptions {
+  url: string;
+  keyPrefix: string;
+  /** Sessions expire after this long without activity. */
+  ttlSeconds: number;
+  /** The lease expires this long after its holder's last heartbeat (a crashed surface frees the session). */
+  leaseSeconds: number;
+  /** When Redis is unreachable: keep working and spool locally (`spool`), or stop with an error (`stop`). Neither drops events. */
+  onDisconnect: 'spool' | 'stop';
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  /** Where unsent events wait (fsynced) while Redis is unreachable. */
+  spoolDir: string;
+}
+
+/** A session this process writes. */
+interface Writer {
+  id: string;
+  info: SessionInfo;
+  seq: number;
+  messageCount: number;
+  /** The project index the session is listed under in Redis. */
+  indexedHash?: string;
+  lease: Lease;
+  /** The lease could not be claimed yet (Redis was down when the session started). */
+  leasePending: boolean;
+  spool: Spool;
+  channels: Set<string>;
+}
+
+const PLUGIN = 'store-redis';
+const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
+
+function fieldsOf(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < list.length; i += 2) out[list[i]!] = list[i + 1]!;
+  return out;
+}
+
+
+const takenOver = (id: string, by: string, spool?: Spool) =>
+  new SessionError(
+    'ASSISTANT_SESSION_TAKEN_OVER',
+    `session ${id.slice(0, 8)} was taken over by ${by}; this surface stopped writing to it${spool?.pending ? ` (${spool.pending} unsent events are kept in ${spool.path})` : ''}`,
+    { plugin: PLUGIN },
+  );
+
+/**
+ * Sessions in Redis for teams and several surfaces: each session a Stream of events (entry ids
+ * `0-<seq>`, so a retried write is recognised), a JSON summary, per-project and global sorted-set
+ * indexes, side channels as lists, TTL on inactivity, and a lease per session. When Redis is
+ * unreachable, events go to a local fsynced spool and are sent in order once it is back.
+ */
+export function createRedisStore(options: RedisStoreOptions, logger: Logger): SessionStore {
+  const k = keys(options.keyPrefix);
+  const ttlMs = options.ttlSeconds * 1000;
+  const serial = keyedQueue();
+  const writers = new Map<string, Writer>();
+  const leases = new Map<string, Lease>();
+  const located = new Map<string, { seq: number; messageCount: number; hash: string }>();
+  let orphansChecked: Promise<void> | undefined;
+  const conn = connection(options, logger, () => {
+    for (const w of writers.values()) if (w.spool.pending || w.leasePending) void serial(w.id, () => flush(w)).catch((e) => logger.warn((e as Error).message));
+    orphansChecked ??= recoverOrphans().catch((e) => logger.warn(`could not sync spooled sessions: ${(e as Error).message}`));
+  });
+
+  const touchSession = (m: ChainableCommander, w: Writer) => {
+    const { id, info } = w;
+    m.set(k.meta(id), JSON.stringify(sessionSummary(info, w.messageCount)), 'PX', ttlMs);
+    m.pexpire(k.events(id), ttlMs);
+    m.pexpire(k.channels(id), ttlMs);
+    for (const ch of w.channels) m.pexpire(k.channel(id, ch), ttlMs);
+    if (w.indexedHash && w.indexedHash !== info.projectHash) m.zrem(k.project(w.indexedHash), id);
+    m.zadd(k.project(info.projectHash), info.lastActiveAt, id);
+    m.pexpire(k.project(info.projectHash), ttlMs);
+    m.zadd(k.recent(), info.lastActiveAt, id);
+    m.zadd(k.ids(), 0, id);
+  };
+
+  /** Sends one event; a duplicate of our own earlier write (a retry) is fine, anyone else's is a conflict. */
+  async function send(redis: Redis, w: Writer, entry: Extract<SpoolEntry, { kind: 'event' }>, touch: boolean): Promise<void> {
+    const m = redis.multi();
+    m.eval(FENCED_XADD, 2, k.lease(w.id), k.events(w.id), w.lease.raw, String(w.lease.ttlMs), entryId(entry.seq), JSON.stringify(entry.e), String(entry.t), entry.w);
+    if (touch) touchSession(m, w);
+    const results = (await m.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (!failed) {
+      if (touch) w.indexedHash = w.info.projectHash;
+      return;
+    }
+    const [error] = failed;
+    const lost = /LEASE_LOST (.*)$/s.exec(error!.message);
+    if (lost) {
+      w.lease.lostTo = parseLease(lost[1]!)?.surface ?? 'another surface';
+      w.lease.stop();
+      throw takenOver(w.id, w.lease.lostTo, w.spool);
+    }
+    if (!/equal or smaller/i.test(error!.message)) throw error;
+    const existing = await redis.xrange(k.events(w.id), entryId(entry.seq), entryId(entry.seq));
+    const writer = existing[0] ? fieldsOf(existing[0][1]).w : undefined;
+    if (writer === entry.w) return;
+    w.lease.lostTo ??= 'another surface (it wrote the session meanwhile)';
+    throw takenOver(w.id, w.lease.lostTo, w.spool);
+  }
+
+  async function sendRecords(redis: Redis, id: string, channel: string, records: Json[]): Promise<void> {
+    if (!records.length) return;
+    const m = redis.multi();
+    m.rpush(k.channel(id, channel), ...records.map((r) => JSON.stringify(r)));
+    m.sadd(k.channels(id), channel);
+    m.pexpire(k.channel(id, channel), ttlMs);
+    m.pexpire(k.channels(id), ttlMs);
+    const failed = ((await m.exec()) ?? []).find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+
+  /** Sends everything spooled for a writer, in order, after making sure it still holds the lease. */
+  async function flush(w: Writer): Promise<void> {
+    if (!conn.ready()) return;
+    const redis = conn.get();
+    if (w.leasePending) {
+      await w.lease.acquire(false).catch((error) => {
+        if (error instanceof SessionError) w.lease.lostTo = 'another surface';
+        throw error;
+      });
+      w.leasePending = false;
+    } else await w.lease.renew();
+    if (w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
+    const entries = await w.spool.entries();
+    for (const entry of entries) {
+      if (entry.kind === 'event') await send(redis, w, entry, false);
+      else await sendRecords(redis, w.id, entry.channel, entry.records);
+    }
+    if (entries.length) {
+      const m = redis.multi();
+      touchSession(m, w);
+      await m.exec();
+      w.indexedHash = w.info.projectHash;
+      logger.info(`synced ${entries.length} spooled records of session ${w.id.slice(0, 8)} to Redis`);
+    }
+    await w.spool.clear();
+  }
+
+  /** Keeps an entry locally when Redis cannot take it; with `onDisconnect: stop`, then stops the run. */
+  async function spoolEntry(w: Writer, entry: SpoolEntry, durable: boolean, cause?: unknown): Promise<void> {
+    await ensurePrivateDir(options.spoolDir);
+    const first = w.spool.pending === 0;
+    await w.spool.append(entry, durable);
+    if (first) logger.warn(`Redis is unreachable (${cause instanceof Error ? cause.message : conn.lastError()}); session ${w.id.slice(0, 8)} continues locally in ${w.spool.path} and syncs when Redis is back`);
+    if (options.onDisconnect === 'stop') throw unreachable(options.url, conn.lastError(), `; the session stopped (persistence.redis.onDisconnect: stop), its unsent events are kept in ${w.spool.path} and sync on the next start`);
+  }
+
+  async function writerFor(event: SessionEvent, info: SessionInfo): Promise<Writer> {
+    const existing = writers.get(info.id);
+    if (existing) return existing;
+    await conn.firstConnect();
+    const lease = leases.get(info.id) ?? new Lease(conn.get(), k.lease(info.id), info.id, options.leaseSeconds * 1000);
+    let leasePending = false;
+    if (!leases.has(info.id)) {
+      if (conn.ready()) await lease.acquire(false);
+      else if (options.onDisconnect === 'spool') leasePending = true;
+      else throw unreachable(options.url, conn.lastError());
+      leases.set(info.id, lease);
+    }
+    const known = located.get(info.id);
+    let seq = known?.seq ?? 0;
+    if (!known && event.type !== 'session_start' && conn.ready()) {
+      const last = await conn.get().xrevrange(k.events(info.id), '+', '-', 'COUNT', 1);
+      seq = last[0] ? seqOf(last[0][0]) : 0;
+    }
+    const spool = await openSpool(options.spoolDir, info.id);
+    for (const entry of await spool.entries()) if (entry.kind === 'event') seq = Math.max(seq, entry.seq);
+    const w: Writer = { id: info.id, info, seq, messageCount: known?.messageCount ?? 0, indexedHash: known?.hash, lease, leasePending, spool, channels: new Set() };
+    writers.set(info.id, w);
+    return w;
+  }
+
+  /** Spools left by earlier processes: sent once Redis is reachable, under the session's lease. */
+  async function recoverOrphans(): Promise<void> {
+    for (const id of await spooledSessions(options.spoolDir)) {
+      if (writers.has(id)) continue;
+      await serial(id, async () => {
+        const spool = await openSpool(options.spoolDir, id);
+        const entries = await spool.entries();
+        const firstEvent = entries.find((e): e is Extract<SpoolEntry, { kind: 'event' }> => e.kind === 'event');
+        const lease = new Lease(conn.get(), k.lease(id), id, options.leaseSeconds * 1000);
+        try {
+          await lease.acquire(false);
+        } catch (error) {
+          logger.warn(`session ${id.slice(0, 8)} has unsent events in ${spool.path} but is held elsewhere: ${(error as Error).message}`);
+          return;
+        }
+        try {
+          const snapshot = await loadEvents(id).catch(() => undefined);
+          const info = snapshot?.info ?? (firstEvent?.e.type === 'session_start' ? firstEvent.e.info : undefined);
+          if (!info) {
+            logger.warn(`${spool.path}: cannot tell which session it belongs to; left in place`);
+            return;
+          }
+          const w: Writer = { id, info, seq: 0, messageCount: snapshot?.messages.length ?? 0, indexedHash: snapshot?.info.projectHash, lease, leasePending: false, spool, channels: new Set() };
+          for (const entry of entries) if (entry.kind === 'event') w.messageCount += entry.e.type === 'message' ? 1 : 0;
+          await flush(w);
+        } finally {
+          await lease.release().catch(() => undefined);
+        }
+      });
+    }
+  }
+
+  async function loadEvents(id: string): Promise<SessionSnapshot | undefined> {
+    const redis = await conn.whenReady();
+    const entries = await redis.xrange(k.events(id), '-', '+');
+    if (!entries.length) return undefined;
+    const warnings: string[] = [];
+    const records: Array<{ event: SessionEvent; time: number }> = [];
+    for (const [entry, list] of entries) {
+      const fields = fieldsOf(list);
+      try {
+        records.push({ event: JSON.parse(fields.e!) as SessionEvent, time: Number(fields.t) });
+      } catch {
+        warnings.push(`${k.events(id)} entry ${entry}: not a valid record; skipped`);
+      }
+    }
+    // Events spooled locally and not yet in Redis belong to the session too.
+    const spool = await openSpool(options.spoolDir, id);
+    const last = seqOf(entries[entries.length - 1]![0]);
+    for (const entry of await spool.entries()) if (entry.kind === 'event' && entry.seq > last) records.push({ event: entry.e, time: entry.t });
+    const snapshot = snapshotFromEvents(records);
+    if (!snapshot) throw new SessionError('ASSISTANT_SESSION_CORRUPT', `${k.events(id)} in Redis does not start with the start of a session`, { plugin: PLUGIN });
+    snapshot.warnings.push(...warnings);
+    return snapshot;
+  }
+
+  async function summaries(query: SessionListQuery): Promise<SessionSummary[]> {
+    const redis = await conn.whenReady();
+    await orphansChecked;
+    const index = query.allProjects || !query.projectRoot ? k.recent() : k.project(projectHash(query.projectRoot));
+    const ids = await redis.zrevrange(index, 0, query.limit ? query.limit * 2 + 10 : -1);
+    if (!ids.length) return [];
+    const metas = await redis.mget(ids.map((id) => k.meta(id)));
+    const holders = await redis.mget(ids.map((id) => k.lease(id)));
+    const rows: SessionSummary[] = [];
+    const expired: string[] = [];
+    ids.forEach((id, i) => {
+      if (!metas[i]) return void expired.push(id);
+      const row = JSON.parse(metas[i]!) as SessionSummary;
+      const holder = parseLease(holders[i] ?? null);
+      if (holder && holder.token !== leases.get(id)?.value.token) row.inUseBy = holder.surface;
+      rows.push(row);
+    });
+    if (expired.length) await redis.multi().zrem(index, ...expired).zrem(k.recent(), ...expired).zrem(k.ids(), ...expired).exec();
+    rows.sort((a, b) => b.lastActiveAt - a.lastActiveAt);
+    return query.limit ? rows.slice(0, query.limit) : rows;
+  }
+
+  async function closeWriter(w: Writer): Promise<void> {
+    writers.delete(w.id);
+    leases.delete(w.id);
+    try {
+      if (conn.ready() && !w.lease.lostTo) {
+        await flush(w);
+        const m = conn.get().multi();
+        touchSession(m, w);
+        await m.exec();
+      }
+    } finally {
+      await w.spool.close();
+      if (w.spool.pending) logger.warn(`${w.spool.pending} events of session ${w.id.slice(0, 8)} are kept in ${w.spool.path}; they sync to Redis on the next start`);
+      if (conn.ready()) await w.lease.release().catch(() => undefined);
+      else w.lease.stop();
+    }
+  }
+
+  async function deleteSession(id: string): Promise<boolean> {
+    const redis = await conn.whenReady();
+    const holder = parseLease(await redis.get(k.lease(id)));
+    if (holder && holder.token !== leases.get(id)?.value.token) throw inUseError(id, holder);
+    const writer = writers.get(id);
+    if (writer) await closeWriter(writer);
+    const meta = await redis.get(k.meta(id));
+    const channels = await redis.smembers(k.channels(id));
+    const m = redis.multi().del(k.events(id), k.meta(id), k.channels(id), k.lease(id), ...channels.map((c) => k.channel(id, c)));
+    m.zrem(k.recent(), id).zrem(k.ids(), id);
+    if (meta) m.zrem(k.project((JSON.parse(meta) as SessionSummary).projectHash), id);
+    const results = (await m.exec()) ?? [];
+    located.delete(id);
+    return Number(results[0]?.[1] ?? 0) > 0;
+  }
+
+  return {
+    name: 'redis',
+
+    append(event, info) {
+      return serial(info.id, async () => {
+        const w = await writerFor(event, info);
+        if (w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
+        w.info = info;
+        if (event.type === 'message') w.messageCount++;
+        if (event.type === 'compaction') w.messageCount = event.messages.length;
+        const entry = { kind: 'event' as const, seq: ++w.seq, t: Date.now(), e: event, w: w.lease.value.token };
+        const checkpoint = event.type === 'checkpoint';
+        const touch = checkpoint || event.type === 'session_start' || event.type === 'resume' || event.type === 'title';
+        if (w.spool.pending && conn.ready()) await flush(w).catch((error) => {
+          if (error instanceof SessionError) throw error;
+        });
+        if (w.spool.pending || w.leasePending || !conn.ready()) return spoolEntry(w, entry, checkpoint);
+        try {
+          await send(conn.get(), w, entry, touch);
+        } catch (error) {
+          if (error instanceof SessionError) throw error;
+          return spoolEntry(w, entry, checkpoint, error);
+        }
+        if (checkpoint && w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
+      });
+    },
+
+    async load(lookup) {
+      await conn.whenReady();
+      await (orphansChecked ??= recoverOrphans());
+      const id = lookup.kind === 'id' ? lookup.id : (await summaries({ projectRoot: lookup.projectRoot, limit: 1 }))[0]?.id;
+      if (!id) return undefined;
+      const snapshot = await loadEvents(id);
+      if (snapshot) {
+        const last = await conn.get().xrevrange(k.events(id), '+', '-', 'COUNT', 1);
+        const spool = await openSpool(options.spoolDir, id);
+        let seq = last[0] ? seqOf(last[0][0]) : 0;
+        for (const entry of await spool.entries()) if (entry.kind === 'event') seq = Math.max(seq, entry.seq);
+        located.set(id, { seq, messageCount: snapshot.messages.length, hash: snapshot.info.projectHash });
+      }
+      return snapshot;
+    },
+
+    async resolve(prefix, projectRoot) {
+      const wanted = prefix.toLowerCase();
+      if (!/^[0-9a-f-]{1,36}$/.test(wanted)) return [];
+      const redis = await conn.whenReady();
+      const ids = await redis.zrangebylex(k.ids(), `[${wanted}`, `[${wanted}\xff`);
+      if (!ids.length) return [];
+      const metas = await redis.mget(ids.map((id) => k.meta(id)));
+      const live = ids.map((id, i) => ({ id, meta: metas[i] ? (JSON.parse(metas[i]!) as SessionSummary) : undefined })).filter((r) => r.meta);
+      const here = live.filter((r) => r.meta!.projectHash === projectHash(projectRoot));
+      return (here.length ? here : live).map((r) => r.id);
+    },
+
+    list: summaries,
+
+    delete: (id) => serial(id, () => deleteSession(id)),
+
+    prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
+
+    async acquire(sessionId, opts = {}): Promise<SessionLease> {
+      await conn.whenReady();
+      const lease = await serial(sessionId, async () => {
+        const lease = leases.get(sessionId) ?? new Lease(conn.get(), k.lease(sessionId), sessionId, options.leaseSeconds * 1000);
+        await lease.acquire(Boolean(opts.takeOver));
+        leases.set(sessionId, lease);
+        return lease;
+      });
+      const { token: _token, ...owner } = lease.value;
+      return {
+        sessionId,
+        owner,
+        release: () =>
+          serial(sessionId, async () => {
+            const writer = writers.get(sessionId);
+            if (writer) await closeWriter(writer);
+            else await lease.release();
+            leases.delete(sessionId);
+          }),
+      };
+    },
+
+    appendRecords(sessionId, channel, records) {
+      if (!CHANNEL.test(channel)) throw new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN });
+      return serial(sessionId, async () => {
+        const w = writers.get(sessionId);
+        w?.channels.add(channel);
+        if (w && (w.spool.pending || w.leasePending || !conn.ready())) return spoolEntry(w, { kind: 'records', channel, records }, true);
+        try {
+          await sendRecords(w ? conn.get() : await conn.whenReady(), sessionId, channel, records);
+        } catch (error) {
+          if (!w || error instanceof SessionError) throw error;
+          await spoolEntry(w, { kind: 'records', channel, records }, true, error);
+        }
+      });
+    },
+
+    async readRecords(sessionId, channel) {
+      if (!CHANNEL.test(channel)) return [];
+      const redis = await conn.whenReady();
+      return (await redis.lrange(k.channel(sessionId, channel), 0, -1)).map((line) => JSON.parse(line) as Json);
+    },
+
+    async close() {
+      for (const w of [...writers.values()]) await serial(w.id, () => closeWriter(w)).catch((e) => logger.warn((e as Error).message));
+      for (const lease of leases.values()) await (conn.ready() ? lease.release().catch(() => undefined) : lease.stop());
+      leases.clear();
+      await orphansChecked?.catch(() => undefined);
+      await conn.close();
+    },
+  };
+}
