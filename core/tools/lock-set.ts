@@ -7,7 +7,7 @@ import { resolveToolPath } from './paths.js';
 
 function keys(value: unknown, context: LockContext): string[] | undefined {
   if (!Array.isArray(value) || !value.every((k) => typeof k === 'string')) return undefined;
-  return value.map((k: string) => (k === '*' ? k : resolveToolPath(k, context.projectRoot)));
+  return value.map((k: string) => (k === '*' || k.startsWith('@') ? k : resolveToolPath(k, context.projectRoot)));
 }
 
 /** A lock set with every key resolved, or undefined when it is not a lock set at all. */

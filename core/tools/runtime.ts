@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Hooks, TurnContext } from '../hooks.js';
 import type { Logger } from '../logger.js';
 import { decidePermission, permissionRequestFor, resolveApprovals } from '../permission/decide.js';
@@ -128,7 +129,21 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     return part;
   }
 
-  async function run(calls: ToolCallPart[], batch: ToolBatchContext): Promise<ToolResultPart[]> {
+  async function run(calls: ToolCallPart[], outer: ToolBatchContext): Promise<ToolResultPart[]> {
+    // One internal signal per batch: every call and lock waiter listens to it, not to the caller's.
+    const cancel = new AbortController();
+    setMaxListeners(0, cancel.signal);
+    const forward = () => cancel.abort(outer.signal.reason);
+    if (outer.signal.aborted) forward();
+    else outer.signal.addEventListener('abort', forward, { once: true });
+    try {
+      return await runBatch(calls, { ...outer, signal: cancel.signal });
+    } finally {
+      outer.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  async function runBatch(calls: ToolCallPart[], batch: ToolBatchContext): Promise<ToolResultPart[]> {
     const session = batch.sessionId ?? '';
     const turn: TurnContext = { turn: batch.turn, sessionId: batch.sessionId, agentId: batch.agentId, signal: batch.signal };
     const slots: Promise<ToolResultPart>[] = [];

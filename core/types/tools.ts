@@ -3,9 +3,9 @@ import type { Json, JsonSchema } from './json-schema.js';
 
 /** The resources one tool call reads and writes; the scheduler runs calls whose sets do not conflict together. */
 export interface LockSet {
-  /** Resource keys read: absolute, symlink-resolved paths, or `*` for everything. */
+  /** Resource keys read: paths (resolved, symlinks too, against the project root), `@name` for a resource that is not a file, or `*` for everything. */
   reads: string[];
-  /** Resource keys written: absolute, symlink-resolved paths, or `*` for everything. */
+  /** Resource keys written, in the same form as `reads`. */
   writes: string[];
 }
 
