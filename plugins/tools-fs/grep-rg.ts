@@ -15,7 +15,7 @@ export function ripgrepAvailable(): boolean {
  * `.git` out, only .gitignore files (also outside a git repository), no user config.
  */
 function ripgrepArgs(query: GrepQuery): string[] {
-  const args = ['--no-config', '--color=never', '--no-messages', '--null', '--hidden', '--no-require-git', '--no-ignore-dot', '--no-ignore-exclude', '--no-ignore-global', '--glob', '!.git'];
+  const args = ['--no-config', '--color=never', '--no-messages', '--null', '--with-filename', '--hidden', '--no-require-git', '--no-ignore-dot', '--no-ignore-exclude', '--no-ignore-global', '--glob', '!.git'];
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.mode === 'files_with_matches') args.push('--files-with-matches');
   else if (query.mode === 'count') args.push('--count');

@@ -86,7 +86,7 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   } catch (error) {
     if (context.signal.aborted) return errorResult('ASSISTANT_TOOL_ABORTED', 'Grep was cancelled.');
     const message = (error as Error).message;
-    return errorResult('ASSISTANT_TOOL_FAILED', `Grep failed: ${message}${/regex|parse|pattern/i.test(message) ? ' (the pattern is a regular expression: escape special characters such as ( [ { . * + ? with a backslash)' : ''}`);
+    return errorResult('ASSISTANT_TOOL_FAILED', `Grep failed: ${message}${/regex|regular expression|parse|pattern/i.test(message) ? ' (the pattern is a regular expression: escape special characters such as ( [ { . * + ? with a backslash)' : ''}`);
   }
   const { text, count } = formatGrep(found, query);
   return textResult(text, { files: count, backend: useRipgrep ? 'ripgrep' : 'scanner' });
