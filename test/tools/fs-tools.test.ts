@@ -78,6 +78,10 @@ describe('Read', () => {
     const nul = await read({ file_path: 'notes.txt\0.png' });
     expect(nul.metadata?.code).toBe('ASSISTANT_TOOL_PATH_INVALID');
     expect(text(nul)).toContain('NUL byte');
+    // Write and Edit refuse it on the main thread (their `prepare` resolves the path first).
+    const write = await runOne(kernel, 'Write', { file_path: 'x\0y', content: '' });
+    expect(write.metadata?.code).toBe('ASSISTANT_TOOL_PATH_INVALID');
+    expect(readdirSync(root).some((n) => n.startsWith('x'))).toBe(false);
   });
 
   it('resolves symlinks to the real file', async () => {
