@@ -98,9 +98,11 @@ export function* walk(start: string, options: WalkOptions): Generator<WalkEntry>
     } catch {
       continue;
     }
-    const own = readRules(dir);
+    // Only folders that list a .gitignore pay for reading one.
+    const own = entries.some((e) => e.name === '.gitignore') ? readRules(dir) : undefined;
     const levels = own ? [...inherited, levelBelow(own, rel)] : inherited;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const prefix = dir.endsWith(sep) ? dir : dir + sep;
     const subdirs: typeof stack = [];
     for (const dirent of entries) {
       const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
@@ -110,7 +112,7 @@ export function* walk(start: string, options: WalkOptions): Generator<WalkEntry>
       const verdict = options.override?.(childRel, isDirectory);
       if (verdict === 'exclude') continue;
       if (verdict !== 'include' && ignoredBy(levels, childRel, isDirectory)) continue;
-      const entry: WalkEntry = { path: join(dir, dirent.name), rel: childRel, dirent, depth };
+      const entry: WalkEntry = { path: prefix + dirent.name, rel: childRel, dirent, depth };
       if (isDirectory) {
         if (options.directories) {
           yield entry;
