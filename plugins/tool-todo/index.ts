@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { definePlugin, errorResult, textResult, type Json, type Message, type TodoItem } from '../../core/index.js';
+import { definePlugin, errorResult, Stage, textResult, type Json, type Message, type TodoItem } from '../../core/index.js';
 import { renderTodos, todoReminder } from './render.js';
 
 /** Marks the reminder this plugin appends, so it can be recognised. */
@@ -60,8 +60,9 @@ export default definePlugin({
     });
 
     // After tool calls, remind the model of its open plan at the very end of the view: earlier
-    // messages stay byte-identical, so the provider's prompt cache still holds.
-    kernel.hooks.context.tapPromise('tool-todo', async (view, reason) => {
+    // messages stay byte-identical, so the provider's prompt cache still holds. Last stage, so the
+    // context strategy (rolling, compaction) has shaped the view before the reminder is added.
+    kernel.hooks.context.tapPromise({ name: 'tool-todo', stage: Stage.LAST }, async (view, reason) => {
       const last: Message | undefined = view.messages[view.messages.length - 1];
       if (reason.kind !== 'turn' || last?.role !== 'tool') return view;
       const todos = todosOf(reason.sessionId, reason.agentId);

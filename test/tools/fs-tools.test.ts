@@ -205,6 +205,10 @@ describe('Glob and LS', () => {
     const deps = await runOne(kernel, 'Glob', { pattern: 'node_modules/**/*.js' });
     expect(text(deps)).toContain('node_modules/dep/index.js');
     expect(text(await runOne(kernel, 'Glob', { pattern: '*.nothing' }))).toContain('No files found');
+    const notDir = await runOne(kernel, 'Glob', { pattern: '*', path: 'notes.txt' });
+    expect(text(notDir)).toBe('notes.txt is not a directory. Give a folder as path.');
+    const noPath = await runOne(kernel, 'Grep', { pattern: 'x', path: 'missing-folder' });
+    expect(text(noPath)).toBe('Grep: path does not exist: missing-folder.');
   });
 
   it('caps Glob at 100 results', async () => {

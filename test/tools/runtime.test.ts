@@ -38,7 +38,7 @@ async function setup(plugins = [allowAll, probes], options = {}) {
 }
 
 describe('tool pipeline', () => {
-  it('creates the pool on the first worker call, not at apply', async () => {
+  it('creates the pool on the first worker call, not at apply, and destroys it on shutdown', async () => {
     const { kernel: k } = await setup();
     expect(k.tools.get('Read')).toBeDefined();
     await k.start();
@@ -47,7 +47,12 @@ describe('tool pipeline', () => {
     const result = await runOne(k, 'ProbeRead', { kind: 'echo' });
     expect(result.isError).toBeUndefined();
     expect((result.metadata as { thread: number }).thread).toBeGreaterThan(0);
-    expect(threadCount()).toBeGreaterThan(before);
+    const during = threadCount();
+    expect(during).toBeGreaterThan(before);
+    // Shutdown destroys the pool: its threads go away.
+    await k.shutdown();
+    for (let i = 0; i < 100 && threadCount() >= during; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(threadCount()).toBeLessThan(during);
   });
 
   it('refuses unknown, filtered, incomplete and invalid calls with messages the model can act on', async () => {
