@@ -14,6 +14,7 @@ export function currentFile(path: string, shown: string): CurrentFile | ToolResu
   const stats = statOrUndefined(path);
   if (!stats) return undefined;
   if (stats.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a directory; give a file path.`);
+  if (!stats.isFile()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is not a regular file (a device, pipe or socket); it cannot be written as text.`);
   const bytes = readFileSync(path);
   return { bytes, mode: stats.mode, checksum: checksum(bytes) };
 }

@@ -26,6 +26,8 @@ export async function run(task: WorkerTask): Promise<ToolResult> {
   const stats = statOrUndefined(path);
   if (!stats) return errorResult('ASSISTANT_TOOL_FAILED', `File does not exist: ${shown}. Check the path with Glob or LS.`);
   if (stats.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a directory, not a file. Use LS to list it.`);
+  // A FIFO or device would block or never end (/dev/zero): only regular files are read.
+  if (!stats.isFile()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is not a regular file (a device, pipe or socket); Read only reads files.`);
   if (stats.size > MAX_READ_BYTES)
     return errorResult(
       'ASSISTANT_TOOL_FAILED',

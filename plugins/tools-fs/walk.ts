@@ -108,6 +108,8 @@ export function* walk(start: string, options: WalkOptions): Generator<WalkEntry>
       const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
       const isDirectory = dirent.isDirectory();
       if (dirent.isSymbolicLink() && !options.symlinks) continue;
+      // Pipes, sockets and devices would block or never end when read; only LS shows them.
+      if (!isDirectory && !dirent.isFile() && !dirent.isSymbolicLink() && !options.directories) continue;
       if (isDirectory && (dirent.name === '.git' || skip.has(dirent.name))) continue;
       const verdict = options.override?.(childRel, isDirectory);
       if (verdict === 'exclude') continue;

@@ -75,6 +75,7 @@ describe('Read', () => {
   it('refuses missing files, folders and malformed paths cleanly', async () => {
     expect(text(await read({ file_path: 'nope.txt' }))).toContain('File does not exist: nope.txt');
     expect(text(await read({ file_path: 'src' }))).toContain('src is a directory');
+    if (process.platform !== 'win32') expect(text(await read({ file_path: '/dev/zero' }))).toContain('/dev/zero is not a regular file');
     const nul = await read({ file_path: 'notes.txt\0.png' });
     expect(nul.metadata?.code).toBe('ASSISTANT_TOOL_PATH_INVALID');
     expect(text(nul)).toContain('NUL byte');
