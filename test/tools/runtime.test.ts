@@ -130,13 +130,14 @@ describe('tool pipeline', () => {
   });
 
   it('emits tool_start and tool_end for every call, with origin, and returns results in call order', async () => {
-    const { kernel: k, events } = await setup();
-    const calls = [call('ProbeRead', { kind: 'echo', ms: 150 }), call('ProbeRead', { kind: 'echo', ms: 1 }), call('Nope', {})];
+    const { kernel: k, events, root } = await setup();
+    const file = join(root, 'second-done');
+    const calls = [call('ProbeRead', { kind: 'wait-for', file, path: 'x' }), call('ProbeRead', { kind: 'touch', file, path: 'y' }), call('Nope', {})];
     const results = await runCalls(k, calls, { agentId: 'sub-1' });
     expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
     const ends = events.filter((e) => e.type === 'tool_end');
     expect(ends.map((e) => (e as { call: { id: string } }).call.id).sort()).toEqual(calls.map((c) => c.id).sort());
-    // The quick call finished before the slow one, yet results keep the model's order.
+    // The second call finished first, yet results keep the model's order.
     const endOrder = ends.map((e) => (e as { call: { id: string } }).call.id);
     expect(endOrder.indexOf(calls[1]!.id)).toBeLessThan(endOrder.indexOf(calls[0]!.id));
     expect(events.filter((e) => e.type === 'tool_start').length).toBe(3);
@@ -160,24 +161,26 @@ describe('scheduler', () => {
   });
 
   it('never overlaps a write with any other call on its resource, and keeps call order', async () => {
-    const { kernel: k } = await setup();
+    const { kernel: k, root } = await setup();
+    const dir = join(root, 'barrier');
+    mkdirSync(dir);
     const calls = [
-      call('ProbeRead', { kind: 'echo', ms: 80, path: 'a' }),
-      call('ProbeRead', { kind: 'echo', ms: 80, path: 'a' }),
-      call('ProbeWrite', { kind: 'echo', ms: 80, path: 'a' }),
-      call('ProbeRead', { kind: 'echo', ms: 80, path: 'a' }),
-      call('ProbeRead', { kind: 'echo', ms: 80, path: 'b' }),
+      call('ProbeRead', { kind: 'barrier', dir, count: 3, path: 'a' }),
+      call('ProbeRead', { kind: 'barrier', dir, count: 3, path: 'a' }),
+      call('ProbeWrite', { kind: 'echo', ms: 50, path: 'a' }),
+      call('ProbeRead', { kind: 'echo', path: 'a' }),
+      call('ProbeRead', { kind: 'barrier', dir, count: 3, path: 'b' }),
     ];
     const results = await runCalls(k, calls);
     const t = results.map((r) => r.metadata as Meta);
     const write = t[2]!;
-    // Earlier calls on `a` ended before the write began; the later read of `a` began after it ended.
+    // The two reads of `a` and the later read of `b` ran together (they met at the barrier):
+    // `b` did not wait behind the write queued before it.
+    expect([t[0]!.met, t[1]!.met, t[4]!.met]).toEqual([true, true, true]);
+    // The write began after both earlier reads of `a` ended; the later read of `a` began after it ended.
     expect(t[0]!.end).toBeLessThanOrEqual(write.start);
     expect(t[1]!.end).toBeLessThanOrEqual(write.start);
     expect(t[3]!.start).toBeGreaterThanOrEqual(write.end);
-    // The two first reads overlapped each other; the read of `b` did not wait for the write.
-    expect(Math.max(t[0]!.start, t[1]!.start)).toBeLessThan(Math.min(t[0]!.end, t[1]!.end));
-    expect(t[4]!.start).toBeLessThan(write.start);
   });
 
   it('honours the lockSet hook: a call proven read-only runs alongside reads', async () => {
@@ -194,11 +197,11 @@ describe('scheduler', () => {
   });
 
   it('shares one lock table between agents: one agent writing blocks another agent reading the same file', async () => {
-    const { kernel: k } = await setup();
-    const [writes, reads] = await Promise.all([
-      runCalls(k, [call('ProbeWrite', { kind: 'echo', ms: 150, path: 'shared' })], { agentId: 'a' }),
-      new Promise((r) => setTimeout(r, 20)).then(() => runCalls(k, [call('ProbeRead', { kind: 'echo', path: 'shared' })], { agentId: 'b' })),
-    ]);
+    const { kernel: k, events } = await setup();
+    const writing = runCalls(k, [call('ProbeWrite', { kind: 'echo', ms: 100, path: 'shared' })], { agentId: 'a' });
+    // Agent b asks once agent a's write holds its lock.
+    while (!events.some((e) => e.type === 'tool_start' && e.agentId === 'a')) await new Promise((r) => setTimeout(r, 5));
+    const [writes, reads] = await Promise.all([writing, runCalls(k, [call('ProbeRead', { kind: 'echo', path: 'shared' })], { agentId: 'b' })]);
     expect((reads[0]!.metadata as Meta).start).toBeGreaterThanOrEqual((writes[0]!.metadata as Meta).end);
   });
 });
@@ -230,10 +233,11 @@ describe('failures', () => {
   });
 
   it('cancels a batch: the running tool sees its signal, queued calls never start', async () => {
-    const { kernel: k } = await setup();
+    const { kernel: k, events } = await setup();
     const controller = new AbortController();
     const pending = runCalls(k, [call('ProbeWrite', { kind: 'wait-abort', path: 'p' }), call('ProbeWrite', { kind: 'echo', path: 'p' })], { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    while (!events.some((e) => e.type === 'tool_start')) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
     const [running, queued] = await pending;
     // The probe returned by itself once asked to stop: its own result stands.
     expect(running!.isError).toBeUndefined();
