@@ -1,14 +1,14 @@
-// `npm run bench`: runs every bench/*.bench.mjs in turn (each prints its own results).
-import { spawnSync } from 'node:child_process';
+// Runs every bench/*.bench.mjs in turn (npm run bench builds first). Each prints its own results.
 import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv[2];
-let failed = 0;
+let failed = false;
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort()) {
-  process.stdout.write(`\n## ${file}\n`);
-  const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], { stdio: 'inherit' });
-  if (run.status !== 0) failed++;
+  console.log(`\n# ${file}\n`);
+  const { status } = spawnSync(process.execPath, ['--expose-gc', `${dir}/${file}`], { stdio: 'inherit' });
+  if (status !== 0) failed = true;
 }
-process.exitCode = failed ? 1 : 0;
+process.exit(failed ? 1 : 0);

@@ -26,6 +26,9 @@ export const DEFAULT_PLUGINS: string[] = [
   'metrics',
   'telemetry-otlp',
   'replay',
+  'tools-fs',
+  'tool-bash',
+  'tool-todo',
 ];
 
 /** Default values for the core keys. */

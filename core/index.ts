@@ -53,6 +53,10 @@ export {
 } from './metrics.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { stableJson } from './util/stable-json.js';
+export { resolveToolPath, realPath, isInside, displayPath } from './tools/paths.js';
+export { textResult, errorResult } from './tools/results.js';
+export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
+export type { ToolRuntimeOptions } from './tools/runtime.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
 export * from './provider-kit/index.js';
 export * from './types/messages.js';

@@ -1,7 +1,7 @@
 import type { Hooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ResolvedConfig, AssistantConfig } from './types/config.js';
-import type { ToolBatchContext, ToolRegistry } from './types/tools.js';
+import type { ProjectFiles, ToolBatchContext, ToolRegistry } from './types/tools.js';
 import type { ToolCallPart, ToolResultPart } from './types/messages.js';
 import type { CommandRegistry } from './types/commands.js';
 import type { Provider } from './types/provider.js';
@@ -40,6 +40,8 @@ export interface Kernel {
   /** True when no person can answer questions (print mode, CI). */
   readonly headless: boolean;
   readonly tools: ToolRegistry;
+  /** Change notifications for the project's files (our writes at once, others' via a lazily started watcher). */
+  readonly files: ProjectFiles;
   readonly commands: CommandRegistry;
   /** Budget accounting: measures requests by part, and keeps every request's usage and cost (`/context`, `/cost`). */
   readonly budget: ContextLedger;
@@ -63,7 +65,7 @@ export interface Kernel {
   store(): SessionStore;
   /** Runs the `ready` hook once (registering async tools with it); later calls wait for the first. */
   start(): Promise<void>;
-  /** Runs the `shutdown` hook once. */
+  /** Runs the `shutdown` hook once (when started), then stops the tool pool and file watcher. */
   shutdown(reason?: 'done' | 'signal' | 'error'): Promise<void>;
 }
 

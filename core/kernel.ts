@@ -2,8 +2,9 @@ import { createHooks, type Hooks } from './hooks.js';
 import { instrumentHook, type TapTracker } from './instrument.js';
 import { createLogger, type LogLevel, type Logger } from './logger.js';
 import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
-import { AssistantError, ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
+import { ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
 import { createToolRegistry } from './tools/registry.js';
+import { createToolRuntime, type ToolRuntimeOptions } from './tools/runtime.js';
 import { createCommandRegistry } from './commands.js';
 import { createMetricsRegistry } from './metrics.js';
 import { bridgeStore, selectStore, selectedStoreName } from './session-store.js';
@@ -28,6 +29,8 @@ export interface KernelOptions {
   traceHooks?: boolean;
   /** Plugins applied after the configured ones (tests, embedding). */
   extraPlugins?: PreparedPlugin[];
+  /** Tuning of the tool runtime (pool size, abort grace period). */
+  toolRuntime?: ToolRuntimeOptions;
 }
 
 /** Top-level config keys the core owns; plugins claim more through `configKey`. */
@@ -96,6 +99,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   let store: SessionStore | undefined;
   let started: Promise<void> | undefined;
   let stopped: Promise<void> | undefined;
+  const tools = createToolRegistry(() => tracker.active);
+  const runtime = createToolRuntime(
+    { hooks, registry: tools, projectRoot: config.projectRoot, cwd: config.cwd, headless: options.headless ?? false, logger: logger.child('tools') },
+    options.toolRuntime,
+  );
   const kernel: Kernel = {
     apiVersion: KERNEL_API_VERSION,
     hooks,
@@ -104,16 +112,15 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     projectRoot: config.projectRoot,
     cwd: config.cwd,
     headless: options.headless ?? false,
-    tools: createToolRegistry(() => tracker.active),
+    tools,
+    files: runtime.files,
     commands: createCommandRegistry(() => tracker.active),
     budget: createContextLedger(() => config.values.pricing as PriceTable | undefined),
     plugins: [],
     logger,
     session: undefined,
     metrics: createMetricsRegistry(),
-    runToolCalls() {
-      throw new AssistantError('ASSISTANT_INTERNAL', 'the tool runtime is not part of this build yet');
-    },
+    runToolCalls: (calls, context) => runtime.run(calls, context),
     provider() {
       provider ??= selectProvider(hooks, config, providerNames);
       return provider;
@@ -130,14 +137,20 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       return started;
     },
     shutdown(reason = 'done') {
-      // Nothing to release when the kernel never started (e.g. `assistant --help`), except a store a command used.
-      if (!started) return store ? (stopped ??= store.close()) : Promise.resolve();
       stopped ??= (async () => {
-        await started!.catch(() => undefined);
-        await hooks.shutdown.promise({ reason });
-        await provider?.close?.();
-        // Last: shutdown taps (audit, metrics) may still write through the store.
-        await store?.close();
+        // Plugins have nothing to release when the kernel never started (e.g. `assistant --help`),
+        // but tool calls may have run (tests, embedders): the pool and watcher always go.
+        try {
+          if (started) {
+            await started.catch(() => undefined);
+            await hooks.shutdown.promise({ reason });
+            await provider?.close?.();
+          }
+        } finally {
+          await runtime.close();
+          // Last: shutdown taps (audit, metrics) may still write through the store.
+          await store?.close();
+        }
       })();
       return stopped;
     },

@@ -1,4 +1,5 @@
 /** The one internal message format. Providers convert to and from their wire formats. */
+import type { Json } from './json-schema.js';
 
 /** Plain text. */
 export interface TextPart {
@@ -39,6 +40,8 @@ export interface ToolResultPart {
   toolCallId: string;
   content: Array<TextPart | ImagePart>;
   isError?: boolean;
+  /** Structured facts for observers (UI, audit, stores): line counts, exit codes, diffs. Providers never send it. */
+  metadata?: { [key: string]: Json };
 }
 
 /** Message metadata that never reaches the wire. */

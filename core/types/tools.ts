@@ -3,9 +3,9 @@ import type { Json, JsonSchema } from './json-schema.js';
 
 /** The resources one tool call reads and writes; the scheduler runs calls whose sets do not conflict together. */
 export interface LockSet {
-  /** Resource keys read: absolute, symlink-resolved paths, or `*` for everything. */
+  /** Resource keys read: paths (resolved, symlinks too, against the project root), `@name` for a resource that is not a file, or `*` for everything. */
   reads: string[];
-  /** Resource keys written: absolute, symlink-resolved paths, or `*` for everything. */
+  /** Resource keys written, in the same form as `reads`. */
   writes: string[];
 }
 
@@ -40,10 +40,39 @@ export interface WorkerTask {
   tool: string;
   callId: string;
   input: Record<string, unknown>;
+  /** The project root, symlinks resolved. */
   projectRoot: string;
   cwd: string;
   /** Per-tool options from the plugin that registered it. */
   options: { [key: string]: Json };
+  /** Main-thread state for this call from the definition's `prepare` (e.g. the checksum the model last saw). */
+  state: { [key: string]: Json };
+  /** The time limit the runtime enforces for this call. */
+  timeoutMs: number;
+  sessionId?: string;
+  agentId?: string;
+}
+
+/** What a worker-side tool receives besides its task. */
+export interface WorkerContext {
+  /** Aborted when the batch is cancelled or the call times out; the tool should stop and return soon after. */
+  signal: AbortSignal;
+  /** Registers a child process group the runtime kills if the worker has to be torn down. */
+  trackProcess(pid: number): void;
+}
+
+/** The export a worker module provides for a tool: `run(task, context) → ToolResult`. */
+export type WorkerRun = (task: WorkerTask, context: WorkerContext) => Promise<ToolResult>;
+
+/** What `prepare` returns: state for the worker task, or a result that ends the call without running it. */
+export type PrepareOutcome = { state?: { [key: string]: Json }; result?: undefined } | { result: ToolResult; state?: undefined };
+
+/** How a tool's results may be reused: only calls that write nothing are cached, and file changes under what they read invalidate them. */
+export interface ToolCachePolicy {
+  /** Most results kept. */
+  max: number;
+  /** How long a result stays valid. */
+  ttlMs: number;
 }
 
 /** What a main-thread tool handler receives besides its input. */
@@ -83,10 +112,16 @@ export type ToolDefinition<I = Record<string, unknown>> = {
   /** `read` / `write` lock the paths from `risk.paths` (or everything when it has none); a function decides per input. */
   access: 'read' | 'write' | ((input: I, context: LockContext) => LockSet);
   risk: ToolRisk;
-  /** Default time limit for one call; the runner aborts past it. */
-  timeoutMs?: number;
+  /** Time limit for one call (a number, or derived from the input); the runner aborts past it. Default 2 minutes. */
+  timeoutMs?: number | ((input: I) => number);
   /** One line for the UI: the key argument ("src/a.ts", "npm test"). */
   summarize?: (input: I) => string;
+  /** Main-thread step run once the call's locks are held: state for the worker task, or a result that ends the call. */
+  prepare?: (input: I, context: ToolContext) => PrepareOutcome | undefined;
+  /** Main-thread step that sees each result before `afterToolCall` (update per-session state from its metadata). */
+  settle?: (result: ToolResult, input: I, context: ToolContext) => void;
+  /** Reuse results of read-only calls until a file they read changes. */
+  cache?: ToolCachePolicy;
   /** The plugin that registered the tool (filled in by the registry). */
   plugin?: string;
 } & ToolImplementation<I>;
@@ -118,4 +153,16 @@ export interface ToolBatchContext {
   agentId?: string;
   /** Restricts which tools may run (sub-agent subsets, --allowed-tools); others get an error result. */
   toolFilter?: (name: string) => boolean;
+}
+
+/** Change notifications for the project's files: our own writes at once, everyone else's through a watcher. */
+export interface ProjectFiles {
+  /** Calls `listener` with changed absolute paths (`*`: anything may have changed). Returns an unsubscribe function. */
+  onChange(listener: (paths: string[]) => void): () => void;
+  /** Reports changes we made (a tool's write); listeners hear of them before the call's result returns. */
+  changed(paths: string[]): void;
+  /** Starts the watcher if needed; true once it is ready, so a cache may trust the absence of change events. */
+  watch(): boolean;
+  /** True when changes to `path` are reported (inside the project, not .git, node_modules or .gitignored). */
+  watches(path: string): boolean;
 }

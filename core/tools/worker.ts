@@ -1,0 +1,55 @@
+/**
+ * The entry every pool worker runs: imports the tool's module (once per worker), hands it the task
+ * and a cancellation signal, and turns a throw into an error result so its code survives the
+ * thread boundary (structured clone keeps only an Error's message).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { thrownResult } from './results.js';
+import type { ToolResult, WorkerRun, WorkerTask } from '../types/tools.js';
+
+/** What the pool sends a worker for one call. */
+export interface WorkerPayload {
+  module: string;
+  exportName: string;
+  task: WorkerTask;
+  /** Carries `abort` in and `process` (child pids to kill on teardown) out. */
+  port: MessagePort;
+}
+
+/** Messages between the runtime and a running task. */
+export type PortMessage = { type: 'abort'; reason: string } | { type: 'process'; pid: number };
+
+const modules = new Map<string, Promise<Record<string, unknown>>>();
+
+function load(url: string): Promise<Record<string, unknown>> {
+  let loaded = modules.get(url);
+  if (!loaded) {
+    loaded = import(url) as Promise<Record<string, unknown>>;
+    // A module that failed to load may be fixed on disk: try again next time.
+    loaded.catch(() => modules.delete(url));
+    modules.set(url, loaded);
+  }
+  return loaded;
+}
+
+export default async function runTask(payload: WorkerPayload): Promise<ToolResult> {
+  const { port, task } = payload;
+  const controller = new AbortController();
+  port.on('message', (message: PortMessage) => {
+    if (message?.type === 'abort') controller.abort(new Error(message.reason));
+  });
+  try {
+    const mod = await load(payload.module);
+    const run = mod[payload.exportName] as WorkerRun | undefined;
+    if (typeof run !== 'function')
+      return thrownResult(new Error(`${payload.module} has no function export "${payload.exportName}" for the tool ${task.tool}`));
+    return await run(task, {
+      signal: controller.signal,
+      trackProcess: (pid) => port.postMessage({ type: 'process', pid } satisfies PortMessage),
+    });
+  } catch (error) {
+    return thrownResult(error, `${task.tool} failed: `);
+  } finally {
+    port.close();
+  }
+}

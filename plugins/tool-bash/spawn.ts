@@ -1,0 +1,83 @@
+/**
+ * The one place Bash starts processes: which shell, with which environment, in its own process
+ * group so that a cancel kills everything the command started. (An OS sandbox, when configured,
+ * wraps the command here.)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+
+/** Variables never passed to commands: the provider keys the agent itself runs on. */
+export const PROVIDER_KEYS = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'OPENAI_API_KEY',
+  'AZURE_OPENAI_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'MISTRAL_API_KEY',
+  'GROQ_API_KEY',
+  'DEEPSEEK_API_KEY',
+  'OPENROUTER_API_KEY',
+  'XAI_API_KEY',
+  'COHERE_API_KEY',
+  'TOGETHER_API_KEY',
+  'FIREWORKS_API_KEY',
+  'PERPLEXITY_API_KEY',
+];
+
+/**
+ * Runs in the shell: start in the kept directory, run the command in this same shell (so `cd`
+ * and `exit` behave as typed), and on any exit report the final directory on fd 3.
+ */
+const SCRIPT = `trap 'pwd -P >&3' EXIT; cd -- "$1" || exit 1; eval "$2"`;
+
+const WINDOWS_BASH = ['C:\\Program Files\\Git\\bin\\bash.exe', 'C:\\Program Files (x86)\\Git\\bin\\bash.exe'];
+const POSIX_BASH = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash', '/opt/homebrew/bin/bash'];
+const SH_COMPATIBLE = new Set(['bash', 'zsh', 'sh', 'dash', 'ksh', 'ash']);
+
+let detected: string | undefined;
+
+/** The shell commands run in: the configured one, else bash (Git Bash on Windows), else the user's POSIX shell, else /bin/sh. */
+export function pickShell(configured?: string): string | undefined {
+  if (configured) return configured;
+  if (detected) return detected;
+  if (process.platform === 'win32') {
+    const local = process.env.LOCALAPPDATA ? `${process.env.LOCALAPPDATA}\\Programs\\Git\\bin\\bash.exe` : undefined;
+    detected = [...WINDOWS_BASH, ...(local ? [local] : [])].find((p) => existsSync(p));
+    if (!detected && spawnSync('bash.exe', ['-c', 'exit 0'], { stdio: 'ignore' }).status === 0) detected = 'bash.exe';
+    return detected;
+  }
+  const user = process.env.SHELL;
+  detected = POSIX_BASH.find((p) => existsSync(p)) ?? (user && SH_COMPATIBLE.has(basename(user)) ? user : '/bin/sh');
+  return detected;
+}
+
+/** The environment for commands: ours, minus provider keys, with pagers and prompts that cannot block. */
+export function commandEnv(extraScrub: readonly string[] = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+  for (const key of [...PROVIDER_KEYS, ...extraScrub]) delete env[key];
+  return env;
+}
+
+/** Starts `command` in `cwd` in a new process group; fd 3 of the child reports its final directory. */
+export function spawnCommand(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(shell, ['-c', SCRIPT, 'assistant-bash', cwd, command], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+  });
+}
+
+/** Kills the command and everything it started. */
+export function killTree(pid: number, signal: NodeJS.Signals): void {
+  try {
+    if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' });
+    else process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}

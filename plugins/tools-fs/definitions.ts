@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import picomatch from 'picomatch';
+import { resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
+
+type Input = Record<string, unknown>;
+
+/** The file URL of a worker module beside this file. */
+const worker = (file: string) => new URL(`./${file}`, import.meta.url).href;
+
+/** A tool's description, from the .txt file beside this plugin. */
+const describe = (name: string) => readFileSync(new URL(`./${name}.txt`, import.meta.url), 'utf8').trim();
+
+const path = (description: string) => ({ type: 'string', minLength: 1, description });
+const filePath = path('The file to use: absolute, or relative to the project root.');
+
+function object(properties: Record<string, unknown>, required: string[]): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+const reads = (field: string) => (input: Input, context: LockContext): LockSet => ({
+  reads: [resolveToolPath(input[field] ?? '.', context.projectRoot, field)],
+  writes: [],
+});
+const writes = (field: string) => (input: Input, context: LockContext): LockSet => ({
+  reads: [],
+  writes: [resolveToolPath(input[field], context.projectRoot, field)],
+});
+const pathsOf = (field: string, fallback?: string) => (input: Input) => {
+  const value = input[field] ?? fallback;
+  return typeof value === 'string' ? [value] : [];
+};
+const text = (field: string) => (input: Input) => String(input[field] ?? '');
+
+/** Glob reads the folder its pattern is anchored in (an absolute pattern names its own). */
+function globReads(input: Input, context: LockContext): LockSet {
+  const pattern = String(input.pattern ?? '');
+  if (isAbsolute(pattern)) return { reads: [resolveToolPath(picomatch.scan(pattern.replace(/\\/g, '/')).base || '/', context.projectRoot, 'pattern')], writes: [] };
+  return reads('path')(input, context);
+}
+
+const edit = {
+  old_string: { type: 'string', description: 'The exact text to replace (copy it from Read output, without the line-number prefix).' },
+  new_string: { type: 'string', description: 'The text to put in its place.' },
+  replace_all: { type: 'boolean', default: false, description: 'Replace every occurrence instead of exactly one.' },
+};
+
+/** The tools-fs tools, without their main-thread `prepare`/`settle` (the plugin adds those). */
+export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
+  return [
+    {
+      name: 'Read',
+      description: describe('read'),
+      inputSchema: object(
+        {
+          file_path: filePath,
+          offset: { type: 'integer', minimum: 1, description: 'First line to show (1-based). Use it with limit for long files.' },
+          limit: { type: 'integer', minimum: 1, description: 'How many lines to show (default 2000).' },
+        },
+        ['file_path'],
+      ),
+      access: reads('file_path'),
+      risk: { category: 'read', paths: pathsOf('file_path') },
+      module: worker('read.worker.js'),
+      timeoutMs: 30_000,
+      summarize: text('file_path'),
+    },
+    {
+      name: 'Write',
+      description: describe('write'),
+      inputSchema: object({ file_path: filePath, content: { type: 'string', description: 'The whole new content of the file.' } }, ['file_path', 'content']),
+      access: writes('file_path'),
+      risk: { category: 'edit', paths: pathsOf('file_path') },
+      module: worker('write.worker.js'),
+      timeoutMs: 60_000,
+      summarize: text('file_path'),
+    },
+    {
+      name: 'Edit',
+      description: describe('edit'),
+      inputSchema: object({ file_path: filePath, ...edit }, ['file_path', 'old_string', 'new_string']),
+      access: writes('file_path'),
+      risk: { category: 'edit', paths: pathsOf('file_path') },
+      module: worker('edit.worker.js'),
+      timeoutMs: 60_000,
+      summarize: text('file_path'),
+    },
+    {
+      name: 'MultiEdit',
+      description: describe('multi-edit'),
+      inputSchema: object(
+        {
+          file_path: filePath,
+          edits: { type: 'array', minItems: 1, items: object(edit, ['old_string', 'new_string']), description: 'Edits applied in order; all succeed or none is made.' },
+        },
+        ['file_path', 'edits'],
+      ),
+      access: writes('file_path'),
+      risk: { category: 'edit', paths: pathsOf('file_path') },
+      module: worker('edit.worker.js'),
+      export: 'runMulti',
+      timeoutMs: 60_000,
+      summarize: text('file_path'),
+    },
+    {
+      name: 'Glob',
+      description: describe('glob'),
+      inputSchema: object(
+        {
+          pattern: { type: 'string', minLength: 1, description: 'Glob pattern, e.g. "**/*.ts" or "src/**/test_*.py".' },
+          path: path('Folder to search in (default: the project root).'),
+        },
+        ['pattern'],
+      ),
+      access: globReads,
+      risk: { category: 'read', paths: pathsOf('path', '.') },
+      module: worker('glob.worker.js'),
+      timeoutMs: 60_000,
+      cache: { max: 200, ttlMs: 30_000 },
+      summarize: text('pattern'),
+    },
+    {
+      name: 'Grep',
+      description: describe('grep'),
+      inputSchema: object(
+        {
+          pattern: { type: 'string', minLength: 1, description: 'Regular expression to search for.' },
+          path: path('File or folder to search (default: the project root).'),
+          glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; "!glob" excludes.' },
+          type: { type: 'string', description: 'Only files of this type, e.g. js, ts, py, rust, go, java, md.' },
+          output_mode: { enum: ['content', 'files_with_matches', 'count'], default: 'files_with_matches', description: 'content: matching lines; files_with_matches: file paths; count: matches per file.' },
+          '-i': { type: 'boolean', description: 'Case-insensitive.' },
+          '-n': { type: 'boolean', description: 'Show line numbers (content mode; default true).' },
+          '-A': { type: 'integer', minimum: 0, description: 'Lines of context after each match (content mode).' },
+          '-B': { type: 'integer', minimum: 0, description: 'Lines of context before each match (content mode).' },
+          '-C': { type: 'integer', minimum: 0, description: 'Lines of context before and after each match (content mode).' },
+          head_limit: { type: 'integer', minimum: 1, description: 'Show only the first N lines or entries.' },
+        },
+        ['pattern'],
+      ),
+      access: reads('path'),
+      risk: { category: 'read', paths: pathsOf('path', '.') },
+      module: worker('grep.worker.js'),
+      options: { backend: grepBackend },
+      timeoutMs: 120_000,
+      cache: { max: 100, ttlMs: 60_000 },
+      summarize: text('pattern'),
+    },
+    {
+      name: 'LS',
+      description: describe('ls'),
+      inputSchema: object(
+        {
+          path: path('Folder to list (default: the project root).'),
+          ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns of names or paths to leave out.' },
+        },
+        [],
+      ),
+      access: reads('path'),
+      risk: { category: 'read', paths: pathsOf('path', '.') },
+      module: worker('ls.worker.js'),
+      timeoutMs: 30_000,
+      summarize: text('path'),
+    },
+  ];
+}

@@ -1,0 +1,93 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { errorResult, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { statOrUndefined } from './file-io.js';
+import { formatGrep } from './grep-format.js';
+import { FILE_TYPES, type GrepFile, type GrepQuery } from './grep-query.js';
+import { ripgrepAvailable, searchWithRipgrep } from './grep-rg.js';
+import { compilePattern, filesToScan, scanFiles } from './grep-scan.js';
+
+/** Trees with more files than this are split across helper threads by the built-in scanner. */
+const SPLIT_ABOVE = 2000;
+
+interface GrepInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  type?: string;
+  output_mode?: GrepQuery['mode'];
+  '-i'?: boolean;
+  '-n'?: boolean;
+  '-A'?: number;
+  '-B'?: number;
+  '-C'?: number;
+  head_limit?: number;
+}
+
+/** The query a Grep input asks for; a string is a message for the model. */
+function toQuery(input: GrepInput, task: WorkerTask): GrepQuery | string {
+  const root = input.path === undefined ? task.projectRoot : resolveToolPath(input.path, task.projectRoot, 'path');
+  if (!statOrUndefined(root)) return `path does not exist: ${input.path}`;
+  const typeGlobs = input.type ? FILE_TYPES[input.type.toLowerCase()] : [];
+  if (!typeGlobs) return `unknown type "${input.type}"; known types: ${Object.keys(FILE_TYPES).join(', ')} (or filter with glob, e.g. "*.ext")`;
+  const context = input['-C'] ?? 0;
+  return {
+    pattern: input.pattern,
+    root,
+    projectRoot: task.projectRoot,
+    ignoreCase: input['-i'] ?? false,
+    mode: input.output_mode ?? 'files_with_matches',
+    lineNumbers: input['-n'] ?? true,
+    before: input['-B'] ?? context,
+    after: input['-A'] ?? context,
+    globs: input.glob ? input.glob.split(/\s+/).filter(Boolean) : [],
+    typeGlobs,
+    ...(input.head_limit ? { headLimit: input.head_limit } : {}),
+  };
+}
+
+/** The built-in scanner: the file list is split across helper threads when it is long. */
+async function scan(query: GrepQuery, context: WorkerContext): Promise<GrepFile[]> {
+  compilePattern(query);
+  const files = filesToScan(query);
+  const threads = Math.min(4, availableParallelism());
+  if (files.length <= SPLIT_ABOVE || threads < 2) return scanFiles(files, query, () => context.signal.aborted);
+  const size = Math.ceil(files.length / threads);
+  const parts = Array.from({ length: threads }, (_, i) => files.slice(i * size, (i + 1) * size));
+  const helpers = parts.map((part) => new Worker(new URL('./grep-scan.worker.js', import.meta.url), { workerData: { files: part, query } }));
+  const stop = () => helpers.forEach((h) => void h.terminate());
+  context.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const results = await Promise.all(
+      helpers.map(
+        (helper) =>
+          new Promise<GrepFile[]>((resolve, reject) => {
+            helper.once('message', resolve);
+            helper.once('error', reject);
+            helper.once('exit', (code) => reject(new Error(`a scanner thread stopped (exit code ${code})`)));
+          }),
+      ),
+    );
+    return results.flat();
+  } finally {
+    context.signal.removeEventListener('abort', stop);
+    stop();
+  }
+}
+
+/** Grep: regex search over file contents, with ripgrep when it is installed and the built-in scanner otherwise. */
+export async function run(task: WorkerTask, context: WorkerContext): Promise<ToolResult> {
+  const query = toQuery(task.input as unknown as GrepInput, task);
+  if (typeof query === 'string') return errorResult('ASSISTANT_TOOL_INPUT_INVALID', `Grep: ${query}.`);
+  const useRipgrep = task.options.backend === 'ripgrep' || (task.options.backend !== 'scanner' && ripgrepAvailable());
+  let found: GrepFile[];
+  try {
+    found = useRipgrep ? await searchWithRipgrep(query, context) : await scan(query, context);
+  } catch (error) {
+    if (context.signal.aborted) return errorResult('ASSISTANT_TOOL_ABORTED', 'Grep was cancelled.');
+    const message = (error as Error).message;
+    return errorResult('ASSISTANT_TOOL_FAILED', `Grep failed: ${message}${/regex|regular expression|parse|pattern/i.test(message) ? ' (the pattern is a regular expression: escape special characters such as ( [ { . * + ? with a backslash)' : ''}`);
+  }
+  const { text, count } = formatGrep(found, query);
+  return textResult(text, { files: count, backend: useRipgrep ? 'ripgrep' : 'scanner' });
+}

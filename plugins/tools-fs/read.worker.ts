@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { displayPath, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
+import { checksum, decodeText, looksBinary, statOrUndefined } from './file-io.js';
+import { describeBinary, imageType } from './file-kinds.js';
+
+/** Files larger than this are refused whole: a model cannot use 10 MB of text in one go anyway. */
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
+/** Lines shown when the model gives no `limit`. */
+export const DEFAULT_LINES = 2000;
+/** Longer lines are cut (minified files would otherwise flood the context). */
+const MAX_LINE_CHARS = 2000;
+/** Images past this are described instead of sent (providers cap image size around 5 MB). */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+interface ReadInput {
+  file_path: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** Read: numbered lines of a text file (a range of them), an image as image content, a binary file described. */
+export async function run(task: WorkerTask): Promise<ToolResult> {
+  const input = task.input as unknown as ReadInput;
+  const path = resolveToolPath(input.file_path, task.projectRoot, 'file_path');
+  const shown = displayPath(path, task.projectRoot);
+  const stats = statOrUndefined(path);
+  if (!stats) return errorResult('ASSISTANT_TOOL_FAILED', `File does not exist: ${shown}. Check the path with Glob or LS.`);
+  if (stats.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a directory, not a file. Use LS to list it.`);
+  // A FIFO or device would block or never end (/dev/zero): only regular files are read.
+  if (!stats.isFile()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is not a regular file (a device, pipe or socket); Read only reads files.`);
+  if (stats.size > MAX_READ_BYTES)
+    return errorResult(
+      'ASSISTANT_TOOL_FAILED',
+      `${shown} is ${(stats.size / 1024 / 1024).toFixed(1)} MB; Read handles files up to 10 MB. Search it with Grep, or look at a part with Bash (head, tail, sed -n).`,
+    );
+  const bytes = readFileSync(path);
+  const meta = { file: path, checksum: checksum(bytes), size: bytes.length };
+  const image = imageType(bytes);
+  if (image && bytes.length <= MAX_IMAGE_BYTES)
+    return {
+      content: [
+        { type: 'text', text: `Image ${shown} (${image}, ${bytes.length} bytes):` },
+        { type: 'image', mediaType: image, data: bytes.toString('base64') },
+      ],
+      metadata: { ...meta, kind: 'image' },
+    };
+  if (image || looksBinary(bytes)) return textResult(describeBinary(shown, bytes), { ...meta, kind: 'binary' });
+
+  const { text, encoding } = decodeText(bytes);
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const total = text === '' ? 0 : lines.length;
+  if (total === 0) return textResult(`${shown} is empty.`, { ...meta, kind: 'text', encoding, totalLines: 0 });
+  const first = input.offset ?? 1;
+  if (first > total)
+    return errorResult('ASSISTANT_TOOL_FAILED', `offset ${first} is past the end of ${shown}, which has ${total} line${total === 1 ? '' : 's'}.`);
+  const last = Math.min(total, first + (input.limit ?? DEFAULT_LINES) - 1);
+  const width = Math.max(6, String(last).length);
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    let line = lines[n - 1]!;
+    if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} characters]`;
+    out.push(`${String(n).padStart(width)}\t${line}`);
+  }
+  const notes: string[] = [];
+  if (encoding === 'latin1') notes.push('(The file is not valid UTF-8; it was decoded as Latin-1. Edits keep that encoding.)');
+  if (first > 1 || last < total)
+    notes.push(`(Showing lines ${first}-${last} of ${total}.${last < total ? ` Call Read with offset=${last + 1} to read on.` : ''})`);
+  return textResult(notes.length ? `${out.join('\n')}\n\n${notes.join('\n')}` : out.join('\n'), {
+    ...meta,
+    kind: 'text',
+    encoding,
+    totalLines: total,
+    firstLine: first,
+    lastLine: last,
+  });
+}

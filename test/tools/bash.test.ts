@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kernel } from '../../dist/core/index.js';
+import { makeProject } from '../support/project.js';
+import { kernelFor, runOne, text } from './helpers.js';
+
+let kernel: Kernel;
+let root: string;
+beforeAll(async () => {
+  root = makeProject({ 'src/main.c': 'int main;\n' });
+  mkdirSync(join(root, 'deep', 'er'), { recursive: true });
+  process.env.ANTHROPIC_API_KEY = 'sk-test-secret';
+  process.env.ASSISTANT_TEST_VISIBLE = 'visible';
+  ({ kernel } = await kernelFor(root));
+});
+afterAll(async () => {
+  delete process.env.ANTHROPIC_API_KEY;
+  delete process.env.ASSISTANT_TEST_VISIBLE;
+  await kernel.shutdown();
+});
+
+const bash = (command: string, extra: Record<string, unknown> = {}, context = {}) => runOne(kernel, 'Bash', { command, ...extra }, context);
+
+/** True while a process with this pid runs (a zombie waiting to be reaped counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('Bash', () => {
+  it('runs a command with stdout and stderr and reports a failing exit code', async () => {
+    const ok = await bash('echo out; echo err >&2');
+    expect(text(ok)).toBe('out\nerr');
+    expect(ok.metadata?.exitCode).toBe(0);
+    const failed = await bash('echo nope; exit 3');
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toBe('nope\nExit code 3');
+    expect(failed.metadata?.exitCode).toBe(3);
+  });
+
+  it('keeps the working directory between calls of a session, confined to the project', async () => {
+    const session = { sessionId: 'cwd-session' };
+    await bash('cd deep/er', {}, session);
+    expect(text(await bash('pwd', {}, session))).toBe(join(root, 'deep', 'er'));
+    // Another session starts where the user started.
+    expect(text(await bash('pwd', {}, { sessionId: 'fresh' }))).toBe(root);
+    const left = await bash(`cd ${realpathSync(tmpdir())}`, {}, session);
+    expect(text(left)).toContain('outside the project; the next command starts in the project root');
+    expect(text(await bash('pwd', {}, session))).toBe(root);
+  });
+
+  it('removes provider keys from the environment and keeps the rest', async () => {
+    const result = await bash('echo "[$ANTHROPIC_API_KEY] [$ASSISTANT_TEST_VISIBLE] [$GIT_PAGER]"');
+    expect(text(result)).toBe('[] [visible] [cat]');
+  });
+
+  it('keeps the head and tail of huge output', async () => {
+    const result = await bash('for i in $(seq 1 20000); do echo "line $i"; done');
+    const out = text(result);
+    expect(out.startsWith('line 1\nline 2\n')).toBe(true);
+    expect(out.endsWith('line 19999\nline 20000')).toBe(true);
+    expect(out).toMatch(/\.\.\. \[\d+ characters of output elided\] \.\.\./);
+    expect(out.length).toBeLessThan(31_000);
+  });
+
+  it('stops a command at its timeout with what it printed so far', async () => {
+    const result = await bash('echo started; sleep 30', { timeout: 1000 });
+    expect(result.metadata?.code).toBe('ASSISTANT_TOOL_TIMEOUT');
+    expect(text(result)).toBe('started\nCommand timed out after 1 s and was stopped (with everything it started).');
+  });
+
+  it('kills the whole process group when the call is cancelled', async () => {
+    const pidFile = join(root, 'child.pid');
+    const controller = new AbortController();
+    const pending = bash(`sh -c 'trap "" TERM; sleep 60' & echo $! > ${pidFile}; wait`, {}, { signal: controller.signal });
+    for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(child)).toBe(true);
+    controller.abort();
+    const result = await pending;
+    expect(result.metadata?.code).toBe('ASSISTANT_TOOL_ABORTED');
+    // The grandchild ignored SIGTERM; the group's SIGKILL still took it.
+    for (let i = 0; i < 100 && alive(child); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(child)).toBe(false);
+  });
+
+  it('returns when the shell exits, even if a background job keeps the output open', async () => {
+    // Were the tool to wait for the pipes to close, this would outlast the test's own timeout.
+    const pidFile = join(root, 'background.pid');
+    const result = await bash(`sleep 120 & echo $! > ${pidFile}; echo done`);
+    expect(text(result)).toBe('done');
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+  });
+});
