@@ -8,7 +8,7 @@ import type { ConfigLayer } from './layers.js';
  * third-party package) and the default values. Every built-in can be disabled with
  * `["<name>", false]` or replaced by a plugin of the same name.
  */
-export const DEFAULT_PLUGINS: string[] = [];
+export const DEFAULT_PLUGINS: string[] = ['permissions'];
 
 /** Default values for the core keys. */
 export const DEFAULT_VALUES: AssistantConfig = {

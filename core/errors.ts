@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   ASSISTANT_HOOK_UNKNOWN: { exit: 2, text: 'A plugin used a hook that does not exist.' },
   ASSISTANT_PROVIDER_NOT_CONFIGURED: { exit: 3, text: 'No provider is selected, or it has no API key or base URL.' },
   ASSISTANT_PROVIDER_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the selected provider.' },
+  ASSISTANT_PERMISSION_RULE_INVALID: { exit: 2, text: 'A permission rule (`permissions.allow/ask/deny` or the local settings file) cannot be read.' },
+  ASSISTANT_PERMISSION_PARSER_FAILED: { exit: 1, text: 'The shell parser could not be loaded, so shell commands cannot be judged (they are denied).' },
 } as const;
 
 /** A stable error code. */

@@ -1,6 +1,6 @@
 import type { Message, ToolCallPart, ToolResultPart, Usage } from './messages.js';
 import type { ProviderStreamEvent } from './provider.js';
-import type { PermissionDecision, PermissionRequest } from './permission.js';
+import type { ApprovalAnswer, PermissionDecision, PermissionRequest } from './permission.js';
 
 /** Where an event came from: the main agent, or a sub-agent by id. */
 export interface EventOrigin {
@@ -15,6 +15,8 @@ export type AgentEvent =
   | { type: 'tool_start'; call: ToolCallPart; summary: string }
   | { type: 'tool_end'; call: ToolCallPart; result: ToolResultPart; durationMs: number }
   | { type: 'permission'; request: PermissionRequest; decision: PermissionDecision }
+  /** A person (or headless mode) answered an `ask` decision; grant stores and audit logs listen. */
+  | { type: 'approval'; request: PermissionRequest; decision: PermissionDecision; answer: ApprovalAnswer }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string; code?: string }
   | { type: 'turn_end'; turn: number; usage: Usage }
   | { type: 'done'; reason: DoneReason; text: string; usage: Usage; turns: number };
