@@ -79,7 +79,7 @@ function globCouldMatchSecret(pattern: string, isSecret: FactSettings['isSecret'
   return hit && isSecret(hit) ? `${pattern} could match secret files such as ${hit}` : undefined;
 }
 
-function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: string, settings: FactSettings, glob = false): PathFact {
+function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: string, settings: FactSettings, glob = false, metadata = false): PathFact {
   const fact: PathFact = { raw, inside: false };
   const plain = raw.split(DYNAMIC).join('');
   fact.secret = settings.isSecret(plain) || undefined;
@@ -93,11 +93,15 @@ function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: s
     const matches = expandGlob(located.absolute);
     if (matches === undefined) fact.secret ??= globCouldMatchSecret(raw, settings.isSecret);
     const reals = (matches ?? []).map((m) => realPath(m));
-    candidates.push(...(matches ?? []), ...reals);
-    // The pattern's fixed directory decides where it is.
+    // Listing names through a symlink reads nothing behind it; reading contents does.
+    candidates.push(...(matches ?? []), ...(metadata ? [] : reals));
+    // The pattern's fixed directory decides where it is, and each match must stay inside too
+    // (by name only for commands that just list: following the link reads nothing behind it).
     const fixed = located.absolute.split(/[*?[]/)[0]!;
     fact.real = realPath(fixed.endsWith('/') ? fixed.slice(0, -1) || '/' : dirname(fixed));
-    fact.inside = isWithin(fact.real, root) && reals.every((r) => isWithin(r, root));
+    const escaped = (metadata ? (matches ?? []) : reals).find((r) => !isWithin(r, root));
+    if (escaped) fact.real = escaped;
+    fact.inside = isWithin(fact.real, root);
   } else fact.inside = isWithin(located.real, root);
   for (const candidate of candidates) {
     fact.secret ??= settings.isSecret(candidate);
@@ -110,7 +114,7 @@ function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: s
 }
 
 function shellFacts(path: ShellPath, command: ShellCommand, kind: 'read' | 'write', root: string, settings: FactSettings): PathFact {
-  const fact = locate(path.arg.template, path.cwd, kind, root, settings, path.arg.glob);
+  const fact = locate(path.arg.template, path.cwd, kind, root, settings, path.arg.glob, path.metadata);
   fact.command = command;
   fact.raw = displayed(path.arg.template);
   if (path.recursive && fact.real && !fact.secret) {

@@ -6,9 +6,9 @@ export function isSafeCommand(command: ShellCommand, trustTests: boolean): boole
   return harmless && !command.concerns.length && !command.writes.length && !command.writesUnknown && !command.localProgram;
 }
 
-/** True when no command of the script can change anything (plan mode's test). */
+/** True when every command of the script is proven to only read (plan mode's test). */
 export function isReadOnlyScript(shell: ShellAnalysis): boolean {
-  return shell.commands.every((c) => c.risk === 'read' && !c.writes.length && !c.writesUnknown && !c.localProgram);
+  return !shell.concerns.length && shell.commands.every((c) => c.risk === 'read' && isSafeCommand(c, false));
 }
 
 /** Why a command is not safe on its own, for people and the model. */

@@ -16,9 +16,12 @@ function planRefusal(request: PermissionRequest, facts: RequestFacts): string | 
   if (request.category === 'other') return `${request.tool} may change things`;
   if (request.category !== 'execute') return undefined;
   if (!facts.shell) return `${request.tool} runs something that cannot be judged`;
+  // Plan mode runs only what is proven read-only; anything unexplained could write.
   if (isReadOnlyScript(facts.shell)) return undefined;
-  const culprit = facts.shell.commands.find((c) => c.risk !== 'read' || c.writes.length || c.writesUnknown || c.localProgram);
-  return culprit ? culprit.reason + (culprit.writes.length && culprit.risk === 'read' ? ' (it writes a file)' : '') : 'the command could change things';
+  const culprit = facts.shell.commands.find((c) => c.risk !== 'read' || c.writes.length || c.writesUnknown || c.localProgram || c.concerns.length);
+  if (!culprit) return `\`${facts.shell.source}\` cannot be proven read-only (${facts.shell.concerns[0]})`;
+  if (culprit.writes.length && culprit.risk === 'read') return `${culprit.reason}, but it writes to ${culprit.writes[0]!.arg.template.replaceAll('\u0000', '…')}`;
+  return culprit.risk === 'read' ? `it cannot be proven read-only: ${culprit.concerns[0]}` : culprit.reason;
 }
 
 /** The permission mode: plan refuses writes, bypass allows what the guard let through, acceptEdits allows edits inside the project; reads inside the project are allowed in every mode. */

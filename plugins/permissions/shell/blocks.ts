@@ -79,9 +79,16 @@ function ownerBlocks(command: ShellCommand, name: string, args: Arg[], context: 
   });
 }
 
+/** find primaries that select files: with one of them, `-delete` only removes what matched. */
+const FIND_TESTS = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-type', '-xtype', '-size', '-perm', '-user',
+  '-group', '-uid', '-gid', '-nouser', '-nogroup', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer',
+  '-newermt', '-empty', '-links', '-inum', '-samefile', '-lname', '-ilname', '-used', '-readable', '-writable', '-executable', '-fstype',
+]);
+
 function findBlocks(command: ShellCommand, args: Arg[], context: BlockContext): string[] {
   const destructive = args.some((a) => a.value === '-delete' || a.value === '-exec' || a.value === '-execdir' || a.value === '-ok' || a.value === '-okdir');
-  if (!destructive) return [];
+  if (!destructive || args.some((a) => a.value !== null && FIND_TESTS.has(a.value))) return [];
   const starts: Arg[] = [];
   for (const arg of args) {
     if (arg.value === null || arg.value.startsWith('-') || arg.value === '(' || arg.value === '!') break;

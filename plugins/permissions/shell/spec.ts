@@ -11,6 +11,8 @@ export interface Verdict {
   recursiveReads?: Arg[];
   /** Base-name patterns a recursive read skips (grep --exclude). */
   excludes?: string[];
+  /** The reads only look at names and sizes (ls, du, stat), not contents. */
+  metadataOnly?: boolean;
   writes?: Arg[];
   /** Writes files it cannot name (make, tar x, patch). */
   writesUnknown?: boolean;

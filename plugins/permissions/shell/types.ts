@@ -23,6 +23,8 @@ export interface ShellPath {
   recursive?: boolean;
   /** Base-name patterns a recursive read skips (grep --exclude). */
   excludes?: string[];
+  /** Only names and sizes are read (ls, du, stat): a glob reaching a secret through a symlink reads nothing secret. */
+  metadata?: boolean;
 }
 
 /** One simple command of the script, nested ones (substitutions, `sh -c` payloads, `xargs`) included. */

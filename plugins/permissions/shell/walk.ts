@@ -117,9 +117,11 @@ export class ScriptWalker {
     switch (type) {
       case 'comment':
         return;
-      case 'subshell':
-        for (const child of node.namedChildren) this.walk(child, cloneScope(scope));
+      case 'subshell': {
+        const inner = cloneScope(scope);
+        for (const child of node.namedChildren) this.walk(child, inner);
         return;
+      }
       case 'pipeline':
         this.walkPipeline(node.namedChildren, scope, []);
         return;
@@ -134,7 +136,14 @@ export class ScriptWalker {
         return;
       case 'variable_assignments':
       case 'declaration_command':
-        for (const child of node.namedChildren) if (child.type === 'variable_assignment') this.assign(child, scope);
+        for (const child of node.namedChildren) {
+          if (child.type === 'variable_assignment') this.assign(child, scope);
+          else if (child.type !== 'variable_name' && child.type !== 'word') {
+            // `export $(...)` sets variables whose names are only known at run time (PATH among them).
+            this.visitWords(child, scope);
+            this.concerns.push(`\`${node.text.split(/\s/)[0]}\` sets variables only known at run time`);
+          }
+        }
         return;
       case 'unset_command':
         for (const child of node.namedChildren) scope.vars.set(child.text, null);
@@ -235,10 +244,8 @@ export class ScriptWalker {
 
   /** Evaluates every word below a node for the substitutions it runs. */
   private visitWords(node: SyntaxNode, scope: Scope): void {
-    for (const child of node.namedChildren) {
-      if (child.type === 'command_substitution' || child.type === 'process_substitution') this.substitute(child, scope);
-      else this.visitWords(child, scope);
-    }
+    if (node.type === 'command_substitution' || node.type === 'process_substitution') this.substitute(node, scope);
+    else for (const child of node.namedChildren) this.visitWords(child, scope);
   }
 
   private wordScope(scope: Scope): WordScope {
@@ -278,17 +285,33 @@ export class ScriptWalker {
     const effects: Effects = { reads: [], writes: [], extraArgs: [] };
     const continuations: SyntaxNode[] = [];
     for (const redirect of node.childrenForFieldName('redirect')) this.redirect(redirect, scope, effects, continuations);
-    const start = this.commands.length;
-    if (body?.type === 'command') this.walkCommand(body, scope, effects);
-    else {
-      if (body) this.walk(body, scope);
-      this.attach(start, effects, scope);
-    }
-    const head = this.commands.slice(start).find((c) => this.levels.get(c) === this.level);
+    let head: ShellCommand | undefined;
+    if (body) head = this.walkWithEffects(body, scope, effects);
+    else this.attach(this.commands.length, effects, scope);
     for (const next of continuations) {
       if (next.type === 'pipeline') this.walkPipeline(next.namedChildren, scope, head ? [head] : []);
       else this.walk(next, scope);
     }
+  }
+
+  /**
+   * Walks a statement that has redirections and returns the command they feed. tree-sitter hangs
+   * a here-doc after `a && b` on the whole list, but it belongs to the last command (`b`).
+   */
+  private walkWithEffects(node: SyntaxNode, scope: Scope, effects: Effects): ShellCommand | undefined {
+    const start = this.commands.length;
+    if (node.type === 'list' && node.namedChildren.length) {
+      const children = node.namedChildren;
+      for (const child of children.slice(0, -1)) this.walk(child, scope);
+      return this.walkWithEffects(children[children.length - 1]!, scope, effects);
+    }
+    if (node.type === 'command') this.walkCommand(node, scope, effects);
+    else {
+      this.walk(node, scope);
+      this.attach(start, effects, scope);
+    }
+    const produced = this.commands.slice(start).filter((c) => this.levels.get(c) === this.level);
+    return node.type === 'command' ? produced[0] : produced[produced.length - 1];
   }
 
   /** Redirections of a compound statement apply to every command it ran. */
@@ -374,16 +397,20 @@ export class ScriptWalker {
     const cwd = unwrapped.cwd ? subdirectory(scope.cwd, unwrapped.cwd) : scope.cwd;
     const { name, localProgram } = commandName(effective[0]);
     let verdict: Verdict;
+    // Commands we do not know may read any of their arguments: those are checked for secrets.
+    const unknownArgs = possiblePaths(effective.slice(1));
     if (!effective.length) verdict = { risk: 'exec', reason: `\`${argv[0]?.value}\` runs a script` };
-    else if (name === null) verdict = { risk: 'unknown', reason: 'the command name is only known at run time' };
-    else if (localProgram) verdict = { risk: 'exec', reason: `runs the program ${effective[0]!.value}`, reads: [effective[0]!] };
+    else if (name === null) verdict = { risk: 'unknown', reason: 'the command name is only known at run time', reads: unknownArgs };
+    else if (localProgram) verdict = { risk: 'exec', reason: `runs the program ${effective[0]!.value}`, reads: [effective[0]!, ...unknownArgs] };
     else {
       const judge: Judge | undefined = judgeFor(name);
-      verdict = judge ? judge(effective.slice(1), { trustTests: this.options.trustTests }, name) : { risk: 'unknown', reason: `\`${name}\` is not a command assistant knows to be safe` };
+      verdict = judge
+        ? judge(effective.slice(1), { trustTests: this.options.trustTests }, name)
+        : { risk: 'unknown', reason: `\`${name}\` is not a command assistant knows to be safe`, reads: unknownArgs };
     }
     const here = verdict.cwd ? subdirectory(cwd, verdict.cwd) : cwd;
     const paths = (args: Arg[] | undefined, recursive = false): ShellPath[] =>
-      (args ?? []).map((arg) => ({ arg, cwd: here, ...(recursive ? { recursive, excludes: verdict.excludes } : {}) }));
+      (args ?? []).map((arg) => ({ arg, cwd: here, ...(recursive ? { recursive, excludes: verdict.excludes } : {}), ...(verdict.metadataOnly ? { metadata: true } : {}) }));
     const concerns = [...prefixConcerns, ...unwrapped.concerns, ...(verdict.concerns ?? [])];
     const dynamic = effective.slice(1).filter((a) => a.value === null);
     if (dynamic.length && !verdict.inert) concerns.push(`an argument (${dynamic.map(describeDynamic).join(', ')}) is only known at run time`);
@@ -513,6 +540,18 @@ function subdirectory(base: string | null, dir: Arg): string | null {
   if (dir.value === null) return null;
   if (dir.value.startsWith('/')) return resolve(dir.value);
   return base === null ? null : resolve(base, dir.value);
+}
+
+/** Arguments that could be files: operands, and the values of `--opt=value`. */
+function possiblePaths(args: Arg[]): Arg[] {
+  return args.flatMap((arg) => {
+    const text = arg.template;
+    if (!text.startsWith('-')) return [arg];
+    const eq = text.indexOf('=');
+    if (eq < 0) return [];
+    const rest = text.slice(eq + 1);
+    return rest ? [{ value: rest.includes(DYNAMIC) ? null : rest, template: rest, glob: arg.glob }] : [];
+  });
 }
 
 function describeDynamic(arg: Arg): string {

@@ -19,13 +19,18 @@ function tests(context: JudgeContext, what: string): Verdict {
 const network = (what: string): Judge => (_args, _context, name) => ({ risk: 'network', reason: `\`${name}\` ${what}` });
 const execs = (what: string): Judge => (_args, _context, name) => ({ risk: 'exec', reason: `\`${name}\` ${what}` });
 const reads = (): Judge => (_args, _context, name) => ({ risk: 'read', reason: `\`${name}\` only prints`, inert: true });
-const testRun = (): Judge => (_args, context, name) => tests(context, `\`${name}\``);
+/** Flags passed through to test runners that rewrite files (snapshots, autofix). */
+const UPDATING_FLAGS = /^(-u|--update|--updateSnapshot|--update-snapshots|--fix|--write|-w|--snapshot-update)(=|$)/;
+const testRun = (): Judge => (args, context, name) =>
+  args.some((a) => UPDATING_FLAGS.test(a.value ?? ''))
+    ? { risk: 'write', reason: `\`${name}\` with ${args.find((a) => UPDATING_FLAGS.test(a.value ?? ''))!.value} rewrites files`, writesUnknown: true }
+    : tests(context, `\`${name}\``);
 
 /** `npm run X` / `yarn X`: a test-like script counts as a test run, any other runs project code. */
 function runScript(args: Parameters<Judge>[0], context: JudgeContext, name: string): Verdict {
   const script = parseArgs(args, { stopAtOperand: true }).operands[0];
   if (!script) return { risk: 'read', reason: `\`${name}\` lists the scripts`, inert: true };
-  if (isTestScript(script.value)) return tests(context, `\`${name} ${script.value}\``);
+  if (isTestScript(script.value)) return testRun()(args.slice(args.indexOf(script) + 1), context, `${name} ${script.value}`);
   return { risk: 'exec', reason: `\`${name} ${script.value ?? '<run-time value>'}\` runs a project script` };
 }
 

@@ -6,6 +6,7 @@ import { DYNAMIC, type Arg } from '../types.js';
 const shell: Judge = (args, _context, name) => {
   const scripts: Arg[] = [];
   let command = false;
+  let fromStdin = false;
   let i = 0;
   for (; i < args.length; i++) {
     const text = args[i]!.value;
@@ -16,6 +17,7 @@ const shell: Judge = (args, _context, name) => {
       continue;
     }
     if (!text.startsWith('--') && text.slice(1).includes('c')) command = true;
+    if (!text.startsWith('--') && text.slice(1).includes('s')) fromStdin = true;
   }
   if (args[i]?.value === '--' || args[i]?.value === '-') i++;
   const operand = args[i];
@@ -23,7 +25,8 @@ const shell: Judge = (args, _context, name) => {
     if (operand) scripts.push(operand);
     return { risk: 'exec', reason: `\`${name} -c\` runs a shell script`, scripts };
   }
-  if (operand) return { risk: 'exec', reason: `\`${name}\` runs the script ${operand.value ?? '(computed at run time)'}`, reads: [operand] };
+  // `-s`: commands come from standard input and the operands are only arguments.
+  if (operand && !fromStdin) return { risk: 'exec', reason: `\`${name}\` runs the script ${operand.value ?? '(computed at run time)'}`, reads: [operand] };
   return { risk: 'exec', reason: `\`${name}\` runs commands from its input`, readsStdin: true };
 };
 

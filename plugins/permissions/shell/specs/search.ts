@@ -84,7 +84,7 @@ const find: Judge = (args) => {
     if (text === null || text.startsWith('-') || text === '(' || text === '!' || text === ')') break;
     starts.push(args[i++]!);
   }
-  const verdict: Verdict = { risk: 'read', reason: '`find` only lists', reads: starts.length ? starts : [literal('.')], concerns: [] };
+  const verdict: Verdict = { risk: 'read', reason: '`find` only lists', reads: starts.length ? starts : [literal('.')], concerns: [], metadataOnly: true };
   const runs: Arg[][] = [];
   const writes: Arg[] = [];
   for (; i < args.length; i++) {
@@ -105,7 +105,9 @@ const find: Judge = (args) => {
       if (text === '-fprintf') i++;
     } else if (FIND_VALUE.has(text)) i++;
   }
-  if (runs.length) return { ...verdict, risk: 'exec', reason: '`find -exec` runs a command on every match', runs, writes };
+  // What `-exec` runs gets the matched files: names given with -name/-path count as read (`-name .env -exec cat`).
+  const named = args.filter((_a, j) => ['-name', '-iname', '-path', '-ipath'].includes(args[j - 1]?.value ?? ''));
+  if (runs.length) return { ...verdict, risk: 'read', reason: '`find -exec` runs a command on every match', runs, writes, reads: [...verdict.reads!, ...named], metadataOnly: false };
   if (writes.length) return { ...verdict, risk: 'write', reason: '`find -delete` / `-fprint` changes files', writes };
   return verdict;
 };

@@ -40,7 +40,7 @@ const inertCommands = [
 ];
 
 /** Where `sed` is told to write a file (`w file`), or run a command (`e`), in its script. */
-const SED_WRITE_OR_EXEC = /(^|[;{}\n]|\/[gIiMmpe0-9]*)\s*[wWe](\s|$)|\/[gIiMmp0-9]*[we][gIiMmp0-9]*(\s|;|$)/;
+const SED_WRITE_OR_EXEC = /(^|[;{}\n0-9$\/,!])\s*[wWe](\s|$|;)|\/[gIiMmp0-9]*[we][gIiMmp0-9]*(\s|;|}|$)/;
 
 const sed: Judge = (args) => {
   const parsed = parseArgs(args, { values: ['-e', '-f', '--expression', '--file', '-l', '--line-length'] });
@@ -109,7 +109,7 @@ const tree: Judge = (args) => {
   const parsed = parseArgs(args, { values: ['-L', '-P', '-I', '-o', '--filelimit', '--timefmt', '--sort', '--charset', '-H', '-T'] });
   const outputs = optionValues(parsed, '-o');
   if (outputs.length) return { risk: 'write', reason: '`tree -o` writes a file', writes: outputs, reads: parsed.operands };
-  return { risk: 'read', reason: '`tree` only reads', reads: parsed.operands };
+  return { risk: 'read', reason: '`tree` only lists', reads: parsed.operands, metadataOnly: true };
 };
 
 const date: Judge = (args) => {
@@ -159,10 +159,14 @@ const yq: Judge = (args) => {
   return { risk: 'read', reason: '`yq` only prints', reads: operands };
 };
 
+/** Commands that look at names, sizes and types, not contents. */
+const METADATA = new Set(['ls', 'dir', 'vdir', 'du', 'df', 'stat', 'file', 'realpath', 'readlink', 'lsattr', 'getfacl']);
+const metadataReader = (values: readonly string[]) => reader(values, () => ({ metadataOnly: true }));
+
 /** Commands that read or print text. */
 export const textSpecs: Record<string, Judge> = {
-  ...Object.fromEntries(plainReaders.map((name) => [name, reader(readerValues[name] ?? [])])),
-  ...Object.fromEntries(Object.entries(readerValues).map(([name, values]) => [name, reader(values)])),
+  ...Object.fromEntries(plainReaders.map((name) => [name, (METADATA.has(name) ? metadataReader : reader)(readerValues[name] ?? [])])),
+  ...Object.fromEntries(Object.entries(readerValues).map(([name, values]) => [name, (METADATA.has(name) ? metadataReader : reader)(values)])),
   ...Object.fromEntries(inertCommands.map((name) => [name, inert()])),
   sed,
   gsed: sed,
@@ -195,4 +199,6 @@ export const textSpecs: Record<string, Judge> = {
   },
   popd: fixed('read', '`popd` changes directory', { cd: 'unknown' }),
   dirs: inert(),
+  // Reached only as `command -v/-V name` (a lookup); other uses are unwrapped to the command they run.
+  command: inert(),
 };
