@@ -1,9 +1,12 @@
 import type { ShellAnalysis, ShellCommand } from './shell/types.js';
 
-/** A command that is safe on its own: it only reads (or runs the tests), with nothing unexplained about it. */
-export function isSafeCommand(command: ShellCommand, trustTests: boolean): boolean {
+/**
+ * A command that is safe on its own: it only reads (or runs the tests), with nothing unexplained
+ * about it. With `ignoreWrites`, the files it writes (redirections) are left for the caller to judge.
+ */
+export function isSafeCommand(command: ShellCommand, trustTests: boolean, ignoreWrites = false): boolean {
   const harmless = command.risk === 'read' || (command.risk === 'test' && trustTests);
-  return harmless && !command.concerns.length && !command.writes.length && !command.writesUnknown && !command.localProgram;
+  return harmless && !command.concerns.length && (ignoreWrites || !command.writes.length) && !command.writesUnknown && !command.localProgram;
 }
 
 /** True when every command of the script is proven to only read (plan mode's test). */

@@ -39,8 +39,8 @@ export interface PolicyFixture {
   env: NodeJS.ProcessEnv;
 }
 
-/** Builds the fixture; `config` is merged into the project's .assistantrc. */
-export function policyFixture(config: Record<string, unknown> = {}): PolicyFixture {
+/** Builds the fixture; `config` (or a function of the outside and home directories) is merged into the project's .assistantrc. */
+export function policyFixture(config: Record<string, unknown> | ((dirs: { outside: string; home: string }) => Record<string, unknown>) = {}): PolicyFixture {
   const env = isolatedEnv();
   const home = env.HOME!;
   const outside = tempDir('assistant-outside-');
@@ -55,8 +55,9 @@ export function policyFixture(config: Record<string, unknown> = {}): PolicyFixtu
     '.netrc': 'machine x\n',
     'notes.txt': 'notes\n',
   });
+  const extra = typeof config === 'function' ? config({ outside, home }) : config;
   const root = makeProject({
-    '.assistantrc': JSON.stringify({ plugins: ['./test-tools.mjs'], ...config }, null, 2),
+    '.assistantrc': JSON.stringify({ plugins: ['./test-tools.mjs'], ...extra }, null, 2),
     'test-tools.mjs': TEST_TOOLS_PLUGIN,
     '.env': 'API_KEY=secret\n',
     '.env.local': 'API_KEY=local\n',
@@ -76,6 +77,8 @@ export function policyFixture(config: Record<string, unknown> = {}): PolicyFixtu
   symlinkSync(join(root, '.env'), join(root, 'link-to-env'));
   symlinkSync(outside, join(root, 'link-out'));
   symlinkSync(join(home, '.ssh'), join(root, 'link-ssh'));
+  symlinkSync(join(home, '.zshrc'), join(root, 'link-rc'));
+  symlinkSync(join(outside, 'not-yet.txt'), join(root, 'dangling-out'));
   return { root, home, outside, env };
 }
 

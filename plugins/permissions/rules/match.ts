@@ -160,7 +160,8 @@ export function coveringRule(rules: readonly Rule[], context: MatchContext): Rul
   for (const command of shell.commands) {
     const rule = applicable.find((r) => commandMatches(r, command, shell.source));
     if (rule) matched.set(command, rule);
-    else if (!isSafeCommand(command, context.trustTests)) return undefined;
+    // Unmatched commands must be safe on their own; what they write is checked against Edit rules below.
+    else if (!isSafeCommand(command, context.trustTests, true)) return undefined;
   }
   let used: Rule | undefined = matched.values().next().value;
   const pathRule = (fact: PathFact) => rules.find((r) => r.specifier !== undefined && shellPathsFor(r, facts).includes(fact) && pathMatches(r, fact, context));
