@@ -68,6 +68,14 @@ const cases: Case[] = [
   { name: 'edit .assistantrc', tool: 'Edit', input: file('.assistantrc'), expect: { acceptEdits: ask(/configuration/), bypass: allow('mode') } },
   { name: 'write a git hook', tool: 'Write', input: file('.git/hooks/pre-commit'), expect: { acceptEdits: ask(/git internals/) } },
   { name: 'edit the local settings', tool: 'Edit', input: file('.assistant/settings.local.json'), expect: { acceptEdits: ask(/own settings/) } },
+  // acceptEdits covers simple file operations in the shell too, inside the project only.
+  { name: 'mkdir and touch in the project', tool: 'Bash', input: () => ({ command: 'mkdir -p src/new && touch src/new/x.ts' }), expect: { default: ask(/creates/), acceptEdits: allow('mode'), plan: deny('mode') } },
+  { name: 'copy out of the project', tool: 'Bash', input: (f) => ({ command: `cp src/a.ts ${f.outside}/a.ts` }), expect: { acceptEdits: deny('paths') } },
+  { name: 'redirect into a dotfile in the project', tool: 'Bash', input: () => ({ command: 'echo x >> .bashrc' }), expect: { default: ask(), acceptEdits: ask(), plan: deny('mode') } },
+  { name: 'redirect into the home shell file', tool: 'Bash', input: () => ({ command: 'echo x >> ~/.bashrc' }), expect: everyMode(deny('guard', /start-up file/)) },
+  { name: 'shell write through a symlink out', tool: 'Bash', input: () => ({ command: 'echo x > link-out/new.txt' }), expect: { default: deny('paths'), bypass: allow('mode') } },
+  { name: 'shell read through a symlink out', tool: 'Bash', input: () => ({ command: 'cat link-out/file.txt' }), expect: { default: ask(/outside the project/), plan: ask() } },
+  { name: 'shell .. traversal out', tool: 'Bash', input: () => ({ command: 'cat src/../../x.txt' }), expect: { default: ask(/outside the project/) } },
   // Tools without paths.
   { name: 'an MCP tool', tool: 'mcp__github__create_issue', input: () => ({ title: 'x' }), expect: { default: ask(), plan: deny('mode'), bypass: allow('mode') } },
   { name: 'a network tool', tool: 'WebFetch', input: () => ({ url: 'https://example.com' }), expect: { default: ask(/network/), plan: ask() } },
