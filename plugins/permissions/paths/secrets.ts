@@ -13,7 +13,7 @@ const SECRET_DIRS = new Set(['.ssh', '.aws', '.gnupg', '.azure']);
 /** Files that hold credentials, by exact name. */
 const SECRET_NAMES = new Set(['.netrc', '_netrc', '.npmrc', '.pypirc', '.git-credentials', '.pgpass', '.dockercfg', '.htpasswd', '.vault-token', '.boto', '.s3cfg']);
 /** Paths ending like this are secret (`.git/config` holds remote URLs with tokens). */
-const SECRET_TAILS = [['.git', 'config'], ['.docker', 'config.json'], ['.kube', 'config'], ['gh', 'hosts.yml'], ['gcloud', 'credentials.db'], ['gcloud', 'access_tokens.db']];
+const SECRET_TAILS = [['etc', 'shadow'], ['etc', 'gshadow'], ['etc', 'master.passwd'], ['etc', 'sudoers'], ['.git', 'config'], ['.docker', 'config.json'], ['.kube', 'config'], ['gh', 'hosts.yml'], ['gcloud', 'credentials.db'], ['gcloud', 'access_tokens.db']];
 const SECRET_BASENAME = /(^|[._-])(credentials?|secrets?)([._-]|$)|^id_(rsa|dsa|ecdsa|ed25519)(?!.*\.pub$)|\.(pem|key|p12|pfx|jks|keystore|ppk)$/;
 /** Source and docs files named after secrets (`secrets.ts`) are code, not credentials. */
 const CODE_FILE = /\.([cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|c|h|cc|cpp|hpp|scala|ex|exs|md|mdx|rst|html|css|vue|svelte|sh|snap)$/;

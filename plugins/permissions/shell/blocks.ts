@@ -23,9 +23,18 @@ const SYSTEM_TOP = new Set([
 const DISK_TOOLS = new Set(['fdisk', 'sfdisk', 'parted', 'gdisk', 'sgdisk', 'cfdisk']);
 const FORMATTERS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|newfs(_\w+)?)$/;
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
+/** Archive tools that write files named inside the archive. */
+const EXTRACTORS = new Set(['tar', 'gtar', 'bsdtar', 'unzip', '7z', 'cpio']);
+/** Directories whose files make up the operating system. */
+const OS_DIRS = new Set(['/', '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/boot', '/var', '/System', '/Library', '/private/etc', '/usr/bin', '/usr/lib', '/usr/local']);
+/** Tools that delete directory trees by design (`npx rimraf dir`). */
+const RECURSIVE_DELETERS = new Set(['rimraf', 'del', 'del-cli', 'trash', 'trash-put', 'rmtrash']);
 
-/** Why deleting (or re-owning) this argument would be catastrophic, or undefined. */
-function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext): string | undefined {
+/**
+ * Why deleting (or re-owning) this argument would be catastrophic, or undefined. `project: false`
+ * leaves the project root itself out (re-owning or extracting into it is not a disaster).
+ */
+function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext, project = true): string | undefined {
   const template = arg.template;
   if (arg.value === null) {
     // `rm -rf "$DIR/"` with DIR empty is `rm -rf /`.
@@ -47,7 +56,7 @@ function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext)
     const what = everything ? `everything in ${candidate}` : candidate;
     if (SYSTEM_TOP.has(candidate)) return `${what} (a system directory)`;
     if (context.home && candidate === context.home) return `${what} (your home directory)`;
-    if (candidate === context.projectRoot) return `${what} (the project root)`;
+    if (project && candidate === context.projectRoot) return `${what} (the project root)`;
     if (context.projectRoot.startsWith(candidate.endsWith('/') ? candidate : candidate + '/')) return `${what} (it contains the project)`;
     if (context.home && dirname(context.home) === candidate) return `${what} (it holds home directories)`;
   }
@@ -74,7 +83,7 @@ function ownerBlocks(command: ShellCommand, name: string, args: Arg[], context: 
     const resolved = arg.value === null ? undefined : context.resolve(arg.value, cwd);
     if (resolved && (resolved.real === '/' || resolved.absolute === '/')) return [`\`${name}\` of / is never run`];
     if (!recursive) return [];
-    const why = catastrophicTarget(arg, cwd, context);
+    const why = catastrophicTarget(arg, cwd, context, false);
     return why ? [`\`${name} -R\` of ${why}`] : [];
   });
 }
@@ -119,6 +128,12 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
   }
   if (PRIVILEGE.has(name) && !context.allowSudo) return [`\`${name}\` runs commands as another user (set permissions.allowSudo to judge them instead)`];
   if (name === 'rm' || name === 'shred' || name === 'srm') return rmBlocks(command, args, context, false);
+  if (RECURSIVE_DELETERS.has(name)) return rmBlocks(command, args, context, true);
+  if (EXTRACTORS.has(name)) {
+    // Unpacking an archive over the system (tar -x -C /) can replace any system file.
+    const into = command.writes.map((w) => (w.arg.value === null ? undefined : context.resolve(w.arg.value, w.cwd))).find((r) => r && (OS_DIRS.has(r.absolute) || OS_DIRS.has(r.real)));
+    if (into) return [`\`${name}\` unpacks files over ${into.absolute}`];
+  }
   if (name === 'mv') {
     const parsed = parseArgs(args, { values: ['-t', '--target-directory', '-S', '--suffix'] });
     return parsed.operands.slice(0, -1).flatMap((arg) => {

@@ -43,6 +43,8 @@ const EXPRESSIONS = new Set([
   'variable_name', 'word', 'string', 'raw_string', 'simple_expansion', 'expansion', 'arithmetic_expansion', 'concatenation', 'subscript',
 ]);
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+/** Statements tree-sitter can hang under a command as if they were arguments. */
+const STATEMENT_ARGUMENTS = new Set(['subshell', 'compound_statement', 'pipeline', 'list', 'command', 'redirected_statement', 'negated_command']);
 const SAFE_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|fd\/\d+)$/;
 
 const cloneScope = (scope: Scope): Scope => ({ vars: new Map(scope.vars), cwd: scope.cwd, functions: new Set(scope.functions) });
@@ -342,7 +344,8 @@ export class ScriptWalker {
       }
       return;
     }
-    const operator = node.children.find((c) => !c.isNamed && /[<>]/.test(c.type))?.type ?? '>';
+    // tree-sitter does not know every operator (`<>` parses as `<` plus an error): when in doubt, both ways.
+    const operator = node.namedChildren.some((c) => c.type === 'ERROR') ? '<>' : (node.children.find((c) => !c.isNamed && /[<>]/.test(c.type))?.type ?? '>');
     const [destination, ...extra] = node.childrenForFieldName('destination');
     effects.extraArgs.push(...extra);
     if (!destination) return;
@@ -372,6 +375,7 @@ export class ScriptWalker {
         if (DANGEROUS_VARIABLES.test(name)) concerns.push(`sets ${name}, which changes what programs run`);
       } else if (child.type === 'command_name') nameNode = child;
       else if (REDIRECTS.has(child.type)) this.redirect(child, scope, effects, continuations);
+      else if (STATEMENT_ARGUMENTS.has(child.type)) this.walk(child, scope); // `time (rm x)`: the group runs
       else if (child.type !== 'comment') argNodes.push(child);
     }
     const argv = [nameNode, ...argNodes, ...effects.extraArgs].filter((n): n is SyntaxNode => !!n).flatMap((n) => evaluateWord(nameNode === n ? n.namedChildren[0] ?? n : n, words));

@@ -218,15 +218,22 @@ const docker = bySubcommand(
   (_args, _context, name) => ({ risk: 'exec', reason: `\`${name}\` with these arguments runs or changes containers and may reach the network` }),
 );
 
+/** `npx tool args`: reaches the network when the tool is missing, and runs it (judged too, for hard blocks). */
+const packageRunner: Judge = (args, _context, name) => {
+  const parsed = parseArgs(args, { values: ['-p', '--package', '-c', '--call'], stopAtOperand: true });
+  const first = parsed.operands[0];
+  return { risk: 'network', reason: `\`${name}\` runs a package binary, downloading it if missing`, runs: first ? [args.slice(args.indexOf(first))] : [] };
+};
+
 /** Build, test and package tools. */
 export const devSpecs: Record<string, Judge> = {
   npm,
   yarn,
   pnpm,
   bun,
-  npx: network('runs a package binary, downloading it if missing'),
-  pnpx: network('runs a package binary, downloading it if missing'),
-  bunx: network('runs a package binary, downloading it if missing'),
+  npx: packageRunner,
+  pnpx: packageRunner,
+  bunx: packageRunner,
   pip,
   pip3: pip,
   pipx: network('installs or runs packages (network)'),
