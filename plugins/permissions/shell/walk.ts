@@ -70,6 +70,8 @@ export class ScriptWalker {
   private readonly outputs = new Map<ShellCommand, string>();
   /** Commands that run code read from standard input. */
   private readonly stdinReaders = new Set<ShellCommand>();
+  /** Stdin readers whose input was literal text, judged as a script. */
+  private readonly fedLiterally = new Set<ShellCommand>();
   /** Set while a command's words are evaluated: a substitution in them downloads something. */
   private downloadedSubstitution = false;
 
@@ -79,6 +81,7 @@ export class ScriptWalker {
   run(source: string): ShellAnalysis {
     const scope: Scope = { vars: new Map(), cwd: this.options.cwd, functions: new Set() };
     this.parseAndWalk(source, scope);
+    this.downloadedCodeBlocks();
     return { source, commands: this.commands, blocks: [...new Set(this.blocks)], concerns: [...new Set(this.concerns)] };
   }
 
@@ -475,8 +478,31 @@ export class ScriptWalker {
     }
   }
 
+  /**
+   * Downloaded content run as code, beyond the plain `curl … | sh`: a shell reading input that is
+   * not literal text in a command that downloads (`curl x | tee >(sh)`, `curl x > f; sh < f`), or
+   * a downloaded file run by name (`curl -o i.sh https://… && sh i.sh`, `wget https://…/i.sh; bash i.sh`).
+   */
+  private downloadedCodeBlocks(): void {
+    const downloaders = this.commands.filter((c) => c.name !== null && DOWNLOADERS.has(c.name));
+    if (!downloaders.length) return;
+    const runsCode = (c: ShellCommand) => c.name !== null && (SHELLS.has(c.name) || INTERPRETERS.has(c.name) || c.name === 'source' || c.name === '.');
+    for (const reader of this.stdinReaders)
+      if (runsCode(reader) && !this.fedLiterally.has(reader)) this.blocks.push(`\`${reader.name}\` runs input that can come from a download in the same command`);
+    const files = new Set<string>();
+    for (const d of downloaders) {
+      for (const w of d.writes) if (w.arg.value) files.add(w.arg.value);
+      for (const a of d.effective) if (a.value?.includes('://')) files.add(a.value.split(/[?#]/)[0]!.split('/').pop() ?? '');
+    }
+    files.delete('');
+    for (const c of this.commands)
+      if (runsCode(c) && c.reads.some((r) => r.arg.value !== null && (files.has(r.arg.value) || files.has(r.arg.value.split('/').pop()!))))
+        this.blocks.push(`\`${c.name}\` runs a file downloaded in the same command`);
+  }
+
   /** Literal input given to a shell or interpreter is judged as the script it is. */
   private feedStdin(command: ShellCommand, text: string, scope: Scope): void {
+    this.fedLiterally.add(command);
     if (SHELLS.has(command.name ?? '')) this.walkPayload(text, scope);
     else this.scanCode(text, command, scope);
   }

@@ -55,7 +55,7 @@ const npmTable: Record<string, Judge> = {
   prefix: reads(),
   help: reads(),
   query: reads(),
-  fund: reads(),
+  fund: network('looks up funding pages, opening a browser for a package'),
   'help-search': reads(),
   config: (args, _context, name) => {
     const sub = parseArgs(args, { stopAtOperand: true }).operands[0]?.value;
@@ -172,8 +172,8 @@ const cargo = bySubcommand(
     doc: fixed('write', '`cargo doc` writes documentation', { writesUnknown: true }),
     run: execs('runs the program'),
     r: execs('runs the program'),
-    tree: reads(),
-    metadata: reads(),
+    tree: network('may download the crate index'),
+    metadata: network('may download the crate index'),
     version: reads(),
     help: reads(),
     clean: fixed('write', '`cargo clean` deletes build output', { writesUnknown: true }),
@@ -190,14 +190,14 @@ const go = bySubcommand(
     get: network('downloads modules'),
     mod: (args, _context, name) => {
       const sub = parseArgs(args, { stopAtOperand: true }).operands[0]?.value;
-      return sub === 'graph' || sub === 'why' || sub === 'verify' ? { risk: 'read', reason: `\`${name} ${sub}\` only reads` } : { risk: 'network', reason: `\`${name} ${sub ?? ''}\` changes modules (network)` };
+      return { risk: 'network', reason: `\`${name} ${sub ?? ''}\` may download modules`.replace('  ', ' ') };
     },
     run: execs('runs the program'),
     fmt: fixed('write', '`go fmt` rewrites files', { writesUnknown: true }),
     generate: execs('runs generators'),
     version: reads(),
     env: (args, _context, name) => (hasOption(parseArgs(args), '-w', '-u') ? { risk: 'write', reason: `\`${name} -w\` changes settings` } : { risk: 'read', reason: `\`${name}\` only prints`, inert: true }),
-    list: reads(),
+    list: network('may download modules'),
     doc: reads(),
     help: reads(),
     clean: fixed('write', '`go clean` deletes files', { writesUnknown: true }),
@@ -263,7 +263,7 @@ export const devSpecs: Record<string, Judge> = {
   pylint: testRun(),
   shellcheck: testRun(),
   hadolint: testRun(),
-  eslint: checker(['--fix', '--fix-dry-run', '--init']),
+  eslint: checker(['--fix', '--fix-dry-run', '--init', '-o', '--output-file']),
   prettier: checker(['--write', '-w']),
   biome: checker(['--write', '--apply', '--apply-unsafe', '--fix']),
   ruff: (args, context, name) => {

@@ -53,12 +53,20 @@ const VALUE_FLAGS: Record<string, string[]> = {
   lua: ['-l'],
 };
 
+const VERSION_FLAGS: Record<string, string[]> = {
+  python: ['--version', '-V', '--help', '-h'],
+  node: ['--version', '-v', '--help', '-h'],
+  perl: ['--version', '-v'],
+  php: ['--version', '-v', '--help', '-h'],
+};
+
 function interpreter(family: keyof typeof CODE_FLAGS): Judge {
   const codeFlags = CODE_FLAGS[family] ?? [];
   const values = [...codeFlags, ...(VALUE_FLAGS[family] ?? [])];
   return (args, context, name) => {
     const parsed = parseArgs(args, { values, stopAtOperand: true });
-    if (hasOption(parsed, '--version', '-V', '-v', '--help', '-h') && !parsed.operands.length && !codeFlags.some((f) => parsed.options.has(f)))
+    // Only flags that print and exit: `python -v` (verbose) or `ruby -v` would go on to run standard input.
+    if (hasOption(parsed, ...(VERSION_FLAGS[family] ?? ['--version'])) && !parsed.operands.length && !codeFlags.some((f) => parsed.options.has(f)))
       return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
     const code = optionValues(parsed, ...codeFlags);
     const inPlace = family === 'perl' && [...parsed.options.keys()].some((k) => k === '-i');

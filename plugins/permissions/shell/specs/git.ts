@@ -102,7 +102,7 @@ const SUBCOMMANDS: Record<string, Judge> = {
   reflog: bySecondWord(['show'], true),
   stash: bySecondWord(['list', 'show'], false),
   worktree: bySecondWord(['list'], false),
-  submodule: bySecondWord(['status', 'summary', 'foreach'], true, ['update', 'sync', 'init']),
+  submodule: bySecondWord(['status', 'summary'], true, ['update', 'sync', 'init']),
   notes: bySecondWord(['list', 'show'], true),
   remote: (args, context, name) => {
     const parsed = parseArgs(args, { stopAtOperand: true });

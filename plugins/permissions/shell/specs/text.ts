@@ -34,9 +34,9 @@ const readerValues: Record<string, readonly string[]> = {
 const inertCommands = [
   'echo', 'printf', 'pwd', 'whoami', 'id', 'groups', 'uname', 'true', 'false', 'test', '[', 'seq', 'sleep', 'expr', 'basename',
   'dirname', 'which', 'whereis', 'type', 'printenv', 'locale', 'nproc', 'uptime', 'free', 'ps', 'arch', 'tty', ':', 'set',
-  'read', 'jobs', 'wait', 'let', 'getconf', 'cal', 'man', 'info', 'help', 'hash', 'logname', 'users', 'who', 'w', 'last',
-  'env', 'history', 'shift', 'return', 'exit', 'break', 'continue', 'times', 'umask', 'yes', 'factor', 'lsb_release', 'sw_vers',
-  'vm_stat', 'top', 'htop', 'pgrep', 'compgen', 'declare', 'typeset', 'git-lfs', 'tput', 'clear', 'stty',
+  'read', 'jobs', 'wait', 'let', 'getconf', 'cal', 'man', 'info', 'help', 'logname', 'users', 'who', 'w', 'last',
+  'env', 'shift', 'return', 'exit', 'break', 'continue', 'times', 'umask', 'yes', 'factor', 'lsb_release', 'sw_vers',
+  'vm_stat', 'top', 'htop', 'pgrep', 'compgen', 'declare', 'typeset', 'tput', 'clear', 'stty',
 ];
 
 /** Where `sed` is told to write a file (`w file`), or run a command (`e`), in its script. */
@@ -50,6 +50,7 @@ const sed: Judge = (args) => {
   if (!scripts.length && !hasOption(parsed, '-f', '--file') && operands.length) scripts.push(operands.shift()!);
   const files = [...operands, ...optionValues(parsed, '-f', '--file')];
   if (inPlace) return { risk: 'write', reason: '`sed -i` edits files in place', writes: operands, reads: optionValues(parsed, '-f', '--file') };
+  if (hasOption(parsed, '-f', '--file')) return { risk: 'exec', reason: 'the `sed` script comes from a file, which may write files or run commands', reads: files };
   if (scripts.some((s) => s.value === null || SED_WRITE_OR_EXEC.test(s.value)))
     return { risk: 'exec', reason: 'the `sed` script writes files or runs commands (w/e), or is only known at run time', reads: files };
   return { risk: 'read', reason: '`sed` without -i only prints', reads: files };
@@ -159,6 +160,21 @@ const yq: Judge = (args) => {
   return { risk: 'read', reason: '`yq` only prints', reads: operands };
 };
 
+/** Readers that can also write a file (`iconv -o`, `file -C`). */
+const iconv: Judge = (args) => {
+  const parsed = parseArgs(args, { values: ['-f', '-t', '--from-code', '--to-code', '-o', '--output'] });
+  const outputs = optionValues(parsed, '-o', '--output');
+  return outputs.length ? { risk: 'write', reason: '`iconv -o` writes a file', writes: outputs, reads: parsed.operands } : { risk: 'read', reason: '`iconv` only prints', reads: parsed.operands };
+};
+const file: Judge = (args) => {
+  const parsed = parseArgs(args, readerSpecFor('file'));
+  if (hasOption(parsed, '-C', '--compile')) return { risk: 'write', reason: '`file -C` writes a compiled magic file', writesUnknown: true };
+  return { risk: 'read', reason: '`file` only reads', reads: parsed.operands, metadataOnly: true };
+};
+function readerSpecFor(name: string) {
+  return { values: readerValues[name] ?? [] };
+}
+
 /** Commands that look at names, sizes and types, not contents. */
 const METADATA = new Set(['ls', 'dir', 'vdir', 'du', 'df', 'stat', 'file', 'realpath', 'readlink', 'lsattr', 'getfacl']);
 const metadataReader = (values: readonly string[]) => reader(values, () => ({ metadataOnly: true }));
@@ -170,6 +186,8 @@ export const textSpecs: Record<string, Judge> = {
   ...Object.fromEntries(inertCommands.map((name) => [name, inert()])),
   sed,
   gsed: sed,
+  iconv,
+  file,
   awk,
   gawk: awk,
   mawk: awk,
