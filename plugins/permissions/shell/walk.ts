@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { downloadedCodeBlocks, downloads, runsCode } from './downloads.js';
 import { parseScriptSync, type SyntaxNode } from './parser.js';
+import { noEffects, readRedirect, REDIRECTS, type Effects } from './redirects.js';
+import { cloneScope, codeLiterals, describeDynamic, mergeScopes, possiblePaths, subdirectory, type Scope } from './scope.js';
 import type { Judge, Verdict } from './spec.js';
+import { SHELLS } from './specs/exec.js';
 import { judgeFor } from './specs/index.js';
-import { INTERPRETERS, SHELLS } from './specs/exec.js';
-import { DOWNLOADERS } from './specs/network.js';
 import { DYNAMIC, type Arg, type ShellAnalysis, type ShellCommand, type ShellPath } from './types.js';
 import { evaluateScalar, evaluateWord, type WordScope } from './words.js';
 import { commandName, DANGEROUS_VARIABLES, unwrap } from './wrappers.js';
@@ -18,22 +19,6 @@ export interface WalkOptions {
   trustTests: boolean;
 }
 
-interface Scope {
-  vars: Map<string, string | null>;
-  cwd: string | null;
-  functions: Set<string>;
-}
-
-/** Redirections of one statement: files read and written, and standard input when it is literal text. */
-interface Effects {
-  reads: Arg[];
-  writes: Arg[];
-  /** Literal standard input (here-doc, here-string); null when it has run-time parts. */
-  stdin?: string | null;
-  /** Words tree-sitter attached to a redirection that are really arguments (`echo a >f b`). */
-  extraArgs: SyntaxNode[];
-}
-
 /** A variable the walker never knows: stands for run-time parts when a payload is re-parsed. */
 const DYNAMIC_VARIABLE = '__ASSISTANT_DYNAMIC__';
 const MAX_PAYLOAD_DEPTH = 4;
@@ -42,21 +27,8 @@ const EXPRESSIONS = new Set([
   'binary_expression', 'unary_expression', 'postfix_expression', 'ternary_expression', 'parenthesized_expression', 'number',
   'variable_name', 'word', 'string', 'raw_string', 'simple_expansion', 'expansion', 'arithmetic_expansion', 'concatenation', 'subscript',
 ]);
-const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 /** Statements tree-sitter can hang under a command as if they were arguments. */
 const STATEMENT_ARGUMENTS = new Set(['subshell', 'compound_statement', 'pipeline', 'list', 'command', 'redirected_statement', 'negated_command']);
-const SAFE_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|fd\/\d+)$/;
-
-const cloneScope = (scope: Scope): Scope => ({ vars: new Map(scope.vars), cwd: scope.cwd, functions: new Set(scope.functions) });
-
-/** After branches that may or may not run, whatever they changed is unknown. */
-function mergeScopes(target: Scope, branches: Scope[]): void {
-  for (const branch of branches) {
-    for (const [key, value] of branch.vars) if (target.vars.get(key) !== value) target.vars.set(key, null);
-    if (branch.cwd !== target.cwd) target.cwd = null;
-    for (const f of branch.functions) target.functions.add(f);
-  }
-}
 
 /** Walks the syntax tree of one command string and judges every simple command in it. */
 export class ScriptWalker {
@@ -81,7 +53,7 @@ export class ScriptWalker {
   run(source: string): ShellAnalysis {
     const scope: Scope = { vars: new Map(), cwd: this.options.cwd, functions: new Set() };
     this.parseAndWalk(source, scope);
-    this.downloadedCodeBlocks();
+    this.blocks.push(...downloadedCodeBlocks(this.commands, this.stdinReaders, this.fedLiterally));
     return { source, commands: this.commands, blocks: [...new Set(this.blocks)], concerns: [...new Set(this.concerns)] };
   }
 
@@ -280,14 +252,14 @@ export class ScriptWalker {
       this.level--;
     }
     const produced = this.commands.slice(start);
-    if (produced.some((c) => c.name !== null && DOWNLOADERS.has(c.name))) this.downloadedSubstitution = true;
+    if (produced.some(downloads)) this.downloadedSubstitution = true;
     if (node.type === 'command_substitution' && produced.length === 1) return this.outputs.get(produced[0]!)?.replace(/\n+$/, '') ?? null;
     return null;
   }
 
   private walkRedirected(node: SyntaxNode, scope: Scope): void {
     const body = node.childForFieldName('body');
-    const effects: Effects = { reads: [], writes: [], extraArgs: [] };
+    const effects: Effects = noEffects();
     const continuations: SyntaxNode[] = [];
     for (const redirect of node.childrenForFieldName('redirect')) this.redirect(redirect, scope, effects, continuations);
     let head: ShellCommand | undefined;
@@ -331,37 +303,11 @@ export class ScriptWalker {
   }
 
   private redirect(node: SyntaxNode, scope: Scope, effects: Effects, continuations: SyntaxNode[]): void {
-    const words = this.wordScope(scope);
-    if (node.type === 'herestring_redirect') {
-      const value = node.namedChildren[0];
-      effects.stdin = value ? evaluateScalar(value, words).value : null;
-      return;
-    }
-    if (node.type === 'heredoc_redirect') {
-      for (const child of node.namedChildren) {
-        if (child.type === 'heredoc_body') {
-          this.visitWords(child, scope);
-          effects.stdin = child.namedChildren.some((c) => c.type !== 'heredoc_content') ? null : child.text;
-        } else if (REDIRECTS.has(child.type)) this.redirect(child, scope, effects, continuations);
-        else if (child.type !== 'heredoc_start' && child.type !== 'heredoc_end') continuations.push(child);
-      }
-      return;
-    }
-    // tree-sitter does not know every operator (`<>` parses as `<` plus an error): when in doubt, both ways.
-    const operator = node.namedChildren.some((c) => c.type === 'ERROR') ? '<>' : (node.children.find((c) => !c.isNamed && /[<>]/.test(c.type))?.type ?? '>');
-    const [destination, ...extra] = node.childrenForFieldName('destination');
-    effects.extraArgs.push(...extra);
-    if (!destination) return;
-    if ((operator === '>&' || operator === '<&' || operator === '>&-' || operator === '<&-') && /^(\d+|-)$/.test(destination.text)) return;
-    const target = evaluateWord(destination, words)[0];
-    if (!target) return;
-    if (target.value !== null && SAFE_DEVICES.test(target.value)) return;
-    if (operator.includes('<')) effects.reads.push(target);
-    if (operator.includes('>')) effects.writes.push(target);
+    readRedirect(node, this.wordScope(scope), (n) => this.visitWords(n, scope), effects, continuations);
   }
 
   private walkCommand(node: SyntaxNode, scope: Scope, outer: Effects | undefined): void {
-    const effects: Effects = outer ?? { reads: [], writes: [], extraArgs: [] };
+    const effects: Effects = outer ?? noEffects();
     const words = this.wordScope(scope);
     const concerns: string[] = [];
     const argNodes: SyntaxNode[] = [];
@@ -458,10 +404,7 @@ export class ScriptWalker {
       if (words.every((a) => a.value !== null)) this.outputs.set(command, words.map((a) => a.value).join(' '));
     } else if (name === 'cat' && !command.reads.length && typeof effects?.stdin === 'string') this.outputs.set(command, effects.stdin);
     const runsScripts = [...wrapperScripts, ...(verdict.scripts ?? [])];
-    if (downloaded && (SHELLS.has(name) || INTERPRETERS.has(name) || name === 'eval' || name === 'source' || name === '.'))
-      this.blocks.push(`\`${name}\` runs a script downloaded from the network`);
-    if (downloaded && command.reads.some((p) => p.arg.value === null) && (SHELLS.has(name) || INTERPRETERS.has(name)))
-      this.blocks.push(`\`${name}\` runs a script downloaded from the network`);
+    if (downloaded && (runsCode(command) || name === 'eval')) this.blocks.push(`\`${name}\` runs a script downloaded from the network`);
     for (const script of runsScripts) this.walkPayload(script, scope);
     for (const argv of verdict.runs ?? []) {
       this.level++;
@@ -478,28 +421,6 @@ export class ScriptWalker {
     }
   }
 
-  /**
-   * Downloaded content run as code, beyond the plain `curl … | sh`: a shell reading input that is
-   * not literal text in a command that downloads (`curl x | tee >(sh)`, `curl x > f; sh < f`), or
-   * a downloaded file run by name (`curl -o i.sh https://… && sh i.sh`, `wget https://…/i.sh; bash i.sh`).
-   */
-  private downloadedCodeBlocks(): void {
-    const downloaders = this.commands.filter((c) => c.name !== null && DOWNLOADERS.has(c.name));
-    if (!downloaders.length) return;
-    const runsCode = (c: ShellCommand) => c.name !== null && (SHELLS.has(c.name) || INTERPRETERS.has(c.name) || c.name === 'source' || c.name === '.');
-    for (const reader of this.stdinReaders)
-      if (runsCode(reader) && !this.fedLiterally.has(reader)) this.blocks.push(`\`${reader.name}\` runs input that can come from a download in the same command`);
-    const files = new Set<string>();
-    for (const d of downloaders) {
-      for (const w of d.writes) if (w.arg.value) files.add(w.arg.value);
-      for (const a of d.effective) if (a.value?.includes('://')) files.add(a.value.split(/[?#]/)[0]!.split('/').pop() ?? '');
-    }
-    files.delete('');
-    for (const c of this.commands)
-      if (runsCode(c) && c.reads.some((r) => r.arg.value !== null && (files.has(r.arg.value) || files.has(r.arg.value.split('/').pop()!))))
-        this.blocks.push(`\`${c.name}\` runs a file downloaded in the same command`);
-  }
-
   /** Literal input given to a shell or interpreter is judged as the script it is. */
   private feedStdin(command: ShellCommand, text: string, scope: Scope): void {
     this.fedLiterally.add(command);
@@ -512,9 +433,7 @@ export class ScriptWalker {
    * can: shell commands in them are judged (os.system('rm -rf /')) and paths are checked for secrets.
    */
   private scanCode(code: string, command: ShellCommand, scope: Scope): void {
-    const literals = [...code.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
-    for (const text of literals) {
-      if (!text || text.includes(DYNAMIC)) continue;
+    for (const text of codeLiterals(code)) {
       if (/\s/.test(text)) this.walkPayload(text, scope);
       else if (/[./~]/.test(text)) command.reads.push({ arg: { value: text, template: text, glob: false }, cwd: scope.cwd });
     }
@@ -535,7 +454,7 @@ export class ScriptWalker {
   /** `curl … | sh` never runs; `echo 'ls' | sh` is judged as the script it pipes. */
   private pipedInto(reader: ShellCommand, upstream: ShellCommand[], scope: Scope): void {
     const name = reader.name ?? 'the command';
-    if (upstream.some((c) => c.name !== null && DOWNLOADERS.has(c.name))) {
+    if (upstream.some(downloads)) {
       this.blocks.push(`pipes content downloaded from the network into \`${name}\``);
       return;
     }
@@ -564,26 +483,4 @@ function isPatternNode(node: SyntaxNode, item: SyntaxNode): boolean {
 function containsCommandNamed(node: SyntaxNode, name: string): boolean {
   if (node.type === 'command' && node.childForFieldName('name')?.text === name) return true;
   return node.namedChildren.some((child) => containsCommandNamed(child, name));
-}
-
-function subdirectory(base: string | null, dir: Arg): string | null {
-  if (dir.value === null) return null;
-  if (dir.value.startsWith('/')) return resolve(dir.value);
-  return base === null ? null : resolve(base, dir.value);
-}
-
-/** Arguments that could be files: operands, and the values of `--opt=value`. */
-function possiblePaths(args: Arg[]): Arg[] {
-  return args.flatMap((arg) => {
-    const text = arg.template;
-    if (!text.startsWith('-')) return [arg];
-    const eq = text.indexOf('=');
-    if (eq < 0) return [];
-    const rest = text.slice(eq + 1);
-    return rest ? [{ value: rest.includes(DYNAMIC) ? null : rest, template: rest, glob: arg.glob }] : [];
-  });
-}
-
-function describeDynamic(arg: Arg): string {
-  return arg.template.split(DYNAMIC).join('…') || '…';
 }
