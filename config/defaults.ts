@@ -29,6 +29,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'tools-fs',
   'tool-bash',
   'tool-todo',
+  'permissions',
 ];
 
 /** Default values for the core keys. */

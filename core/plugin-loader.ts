@@ -133,7 +133,8 @@ export function resolveOptions(
   if (!validate(options)) {
     const base = plugin.configKey ? `/${plugin.configKey.split('.').join('/')}` : `plugins[${plugin.name}]`;
     const lines = describeSchemaErrors(validate.errors, options, base);
-    const file = plugin.configKey ? sourceOf(base) : prepared.listedIn;
+    // Name the file that set the offending value, not the one that first created the section.
+    const file = plugin.configKey ? sourceOf(base + (validate.errors?.[0]?.instancePath ?? '')) : prepared.listedIn;
     throw new ConfigError(
       'ASSISTANT_PLUGIN_OPTIONS_INVALID',
       `invalid options for plugin "${plugin.name}" in ${file}:\n  ${lines.join('\n  ')}`,

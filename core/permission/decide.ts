@@ -68,9 +68,19 @@ function headlessDenial(item: ApprovalRequest): ApprovalAnswer {
 
 /**
  * Asks a person about the `ask` decisions of one batch through the approval hook. Headless, no
- * approval UI, a failing UI or a malformed answer all mean deny.
+ * approval UI, a failing UI or a malformed answer all mean deny. Every answer is announced as an
+ * `approval` event, so grant stores can record "this session" / "always" answers and audit logs
+ * the outcome.
  */
 export async function resolveApprovals(hooks: Hooks, pending: ApprovalRequest[], headless: boolean): Promise<ApprovalAnswer[]> {
+  const answers = await collectAnswers(hooks, pending, headless);
+  pending.forEach((item, i) =>
+    hooks.event.call({ type: 'approval', request: item.request, decision: item.decision, answer: answers[i]!, agentId: item.request.agentId, sessionId: item.request.sessionId }),
+  );
+  return answers;
+}
+
+async function collectAnswers(hooks: Hooks, pending: ApprovalRequest[], headless: boolean): Promise<ApprovalAnswer[]> {
   if (!pending.length) return [];
   if (headless) return pending.map(headlessDenial);
   let answers: ApprovalAnswer[] | undefined;

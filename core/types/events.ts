@@ -1,7 +1,7 @@
 import type { Message, ToolCallPart, ToolResultPart, Usage } from './messages.js';
 import type { ProviderStreamEvent } from './provider.js';
 import type { ToolResult } from './tools.js';
-import type { PermissionDecision, PermissionRequest } from './permission.js';
+import type { ApprovalAnswer, PermissionDecision, PermissionRequest } from './permission.js';
 
 /** Where an event came from: the main agent, or a sub-agent by id. */
 export interface EventOrigin {
@@ -23,6 +23,8 @@ export type AgentEvent =
       metadata?: ToolResult['metadata'];
     }
   | { type: 'permission'; request: PermissionRequest; decision: PermissionDecision }
+  /** A person (or headless mode) answered an `ask` decision; grant stores and audit logs listen. */
+  | { type: 'approval'; request: PermissionRequest; decision: PermissionDecision; answer: ApprovalAnswer }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string; code?: string }
   | { type: 'turn_end'; turn: number; usage: Usage }
   | { type: 'done'; reason: DoneReason; text: string; usage: Usage; turns: number };

@@ -1,0 +1,168 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import type { PermissionRequest } from '../../core/index.js';
+import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
+import { isWithin, malformedPath, realPath, resolveFrom } from './paths/resolve.js';
+import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';
+import { SECRET_EXAMPLES } from './paths/secrets.js';
+import { analyzeShell } from './shell/analyze.js';
+import { commandBlocks } from './shell/blocks.js';
+import { DYNAMIC, type ShellAnalysis, type ShellCommand, type ShellPath } from './shell/types.js';
+
+/** What the policy layers share: settings that shape the facts. */
+export interface FactSettings {
+  isSecret: (path: string) => string | undefined;
+  allowSudo: boolean;
+  trustTests: boolean;
+  home: string | null;
+}
+
+/** One path a call touches, located and classified. */
+export interface PathFact {
+  /** As written (run-time parts shown as `…`). */
+  raw: string;
+  /** Absolute, symlinks resolved; undefined when the location is only known at run time. */
+  real?: string;
+  absolute?: string;
+  /** Inside the project root (false when unknown). */
+  inside: boolean;
+  /** Why it is a secret, when it is one. */
+  secret?: string;
+  /** For writes: why writing there is a hard block (system files, shell start-up files). */
+  system?: string;
+  /** For writes: why the file is protected inside the project (.git/, .assistantrc). */
+  protected?: string;
+  /** The shell command the path belongs to. */
+  command?: ShellCommand;
+}
+
+/** Everything the layers need to know about one request, computed once. */
+export interface RequestFacts {
+  /** Why the request cannot be judged at all (NUL bytes, non-string paths). */
+  malformed?: string;
+  reads: PathFact[];
+  writes: PathFact[];
+  shell?: ShellAnalysis;
+  /** Hard blocks: never run, in any mode. */
+  blocks: string[];
+  /** Secrets the call would read or write. */
+  secrets: string[];
+}
+
+const MAX_COMMAND_LENGTH = 100_000;
+const rootCache = new Map<string, string>();
+
+/** The project root with symlinks resolved (cached: it does not move during a run). */
+export function realRoot(projectRoot: string): string {
+  let real = rootCache.get(projectRoot);
+  if (!real) {
+    try {
+      real = realpathSync.native(projectRoot);
+    } catch {
+      real = resolve(projectRoot);
+    }
+    rootCache.set(projectRoot, real);
+  }
+  return real;
+}
+
+function displayed(template: string): string {
+  return template.split(DYNAMIC).join('…');
+}
+
+/** Could a glob whose directory cannot be listed match a secret? */
+function globCouldMatchSecret(pattern: string, isSecret: FactSettings['isSecret']): string | undefined {
+  const base = basename(pattern);
+  const matcher = picomatch(base, { dot: base.startsWith('.'), nocase: true });
+  const hit = SECRET_EXAMPLES.find((name) => matcher(name));
+  return hit && isSecret(hit) ? `${pattern} could match secret files such as ${hit}` : undefined;
+}
+
+function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: string, settings: FactSettings, glob = false, metadata = false): PathFact {
+  const fact: PathFact = { raw, inside: false };
+  const plain = raw.split(DYNAMIC).join('');
+  fact.secret = settings.isSecret(plain) || undefined;
+  if (raw.includes(DYNAMIC) || (cwd === null && !isAbsolute(raw) && !raw.startsWith('~'))) return fact;
+  const located = resolveFrom(cwd ?? root, raw, settings.home);
+  if (!located) return fact;
+  fact.absolute = located.absolute;
+  fact.real = located.real;
+  const candidates = [located.absolute, located.real];
+  if (glob && hasGlob(raw)) {
+    const matches = expandGlob(located.absolute);
+    if (matches === undefined) fact.secret ??= globCouldMatchSecret(raw, settings.isSecret);
+    const reals = (matches ?? []).map((m) => realPath(m));
+    // Listing names through a symlink reads nothing behind it; reading contents does.
+    candidates.push(...(matches ?? []), ...(metadata ? [] : reals));
+    // The pattern's fixed directory decides where it is, and each match must stay inside too
+    // (by name only for commands that just list: following the link reads nothing behind it).
+    const fixed = located.absolute.split(/[*?[]/)[0]!;
+    fact.real = realPath(fixed.endsWith('/') ? fixed.slice(0, -1) || '/' : dirname(fixed));
+    const escaped = (metadata ? (matches ?? []) : reals).find((r) => !isWithin(r, root));
+    if (escaped) fact.real = escaped;
+    fact.inside = isWithin(fact.real, root);
+  } else fact.inside = isWithin(located.real, root);
+  for (const candidate of candidates) {
+    fact.secret ??= settings.isSecret(candidate);
+    if (kind === 'write') {
+      fact.system ??= systemWriteReason(candidate, { home: settings.home, projectRoot: root });
+      fact.protected ??= protectedProjectReason(candidate, root);
+    }
+  }
+  return fact;
+}
+
+function shellFacts(path: ShellPath, command: ShellCommand, kind: 'read' | 'write', root: string, settings: FactSettings): PathFact {
+  const fact = locate(path.arg.template, path.cwd, kind, root, settings, path.arg.glob, path.metadata);
+  fact.command = command;
+  fact.raw = displayed(path.arg.template);
+  if (path.recursive && fact.real && !fact.secret) {
+    const found = secretBelow(fact.real, settings.isSecret, path.excludes);
+    if (found) fact.secret = `reading ${fact.raw} recursively would read the secret ${found}; search specific paths, or skip it (e.g. --exclude=${basename(found)})`;
+  }
+  return fact;
+}
+
+/** Works out what a request touches and whether anything about it must never run. */
+export async function gatherFacts(request: PermissionRequest, settings: FactSettings): Promise<RequestFacts> {
+  const facts: RequestFacts = { reads: [], writes: [], blocks: [], secrets: [] };
+  const root = realRoot(request.projectRoot);
+  const paths: unknown[] = Array.isArray(request.paths) ? request.paths : request.paths === undefined ? [] : [request.paths];
+  for (const path of paths) {
+    const problem = malformedPath(path);
+    if (problem) return { ...facts, malformed: problem };
+  }
+  if (request.command !== undefined) {
+    if (typeof request.command !== 'string') return { ...facts, malformed: 'the command is not a string' };
+    if (request.command.includes('\0')) return { ...facts, malformed: 'the command contains a NUL byte' };
+    if (request.command.length > MAX_COMMAND_LENGTH) return { ...facts, malformed: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
+  }
+
+  const kind = request.category === 'edit' || request.category === 'other' ? 'write' : 'read';
+  for (const path of paths as string[]) (kind === 'write' ? facts.writes : facts.reads).push(locate(path, request.cwd, kind, root, settings));
+
+  if (typeof request.command === 'string') {
+    const shell = await analyzeShell(request.command, { cwd: request.cwd, home: settings.home, allowSudo: settings.allowSudo, trustTests: settings.trustTests });
+    facts.shell = shell;
+    for (const command of shell.commands) {
+      for (const path of command.reads) facts.reads.push(shellFacts(path, command, 'read', root, settings));
+      for (const path of command.writes) facts.writes.push(shellFacts(path, command, 'write', root, settings));
+    }
+    facts.blocks.push(
+      ...shell.blocks,
+      ...commandBlocks(shell.commands, {
+        projectRoot: root,
+        home: settings.home,
+        allowSudo: settings.allowSudo,
+        resolve: (arg, cwd) => (isAbsolute(arg) || arg.startsWith('~') || cwd !== null ? resolveFrom(cwd ?? '/', arg, settings.home) : undefined),
+      }),
+    );
+  }
+  for (const fact of facts.writes) if (fact.system) facts.blocks.push(fact.system);
+  for (const fact of facts.reads) if (fact.secret) facts.secrets.push(`reads ${fact.raw}: ${fact.secret}`);
+  for (const fact of facts.writes) if (fact.secret) facts.secrets.push(`writes ${fact.raw}: ${fact.secret}`);
+  facts.blocks = [...new Set(facts.blocks)];
+  facts.secrets = [...new Set(facts.secrets)];
+  return facts;
+}

@@ -1,0 +1,159 @@
+import { dirname } from 'node:path';
+import { hasOption, parseArgs } from './argv.js';
+import { DYNAMIC, type Arg, type ShellCommand } from './types.js';
+import { PRIVILEGE } from './wrappers.js';
+
+/** Where catastrophic targets are judged. */
+export interface BlockContext {
+  /** The project root, symlinks resolved. */
+  projectRoot: string;
+  home: string | null;
+  allowSudo: boolean;
+  /** Resolves an argument (relative to `cwd`) to its absolute and real paths; undefined when unknown. */
+  resolve(arg: string, cwd: string | null): { absolute: string; real: string } | undefined;
+}
+
+/** Top-level system directories: deleting or re-owning one wrecks the machine. */
+const SYSTEM_TOP = new Set([
+  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/proc', '/root', '/run', '/sbin', '/srv',
+  '/sys', '/usr', '/var', '/tmp', '/mnt', '/media', '/snap', '/Users', '/System', '/Library', '/Applications', '/private', '/Volumes',
+  '/usr/bin', '/usr/lib', '/usr/local', '/usr/sbin', '/usr/share', '/var/lib', '/var/log', '/private/etc', '/private/var',
+]);
+
+const DISK_TOOLS = new Set(['fdisk', 'sfdisk', 'parted', 'gdisk', 'sgdisk', 'cfdisk']);
+const FORMATTERS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|newfs(_\w+)?)$/;
+const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
+/** Archive tools that write files named inside the archive. */
+const EXTRACTORS = new Set(['tar', 'gtar', 'bsdtar', 'unzip', '7z', 'cpio']);
+/** Directories whose files make up the operating system. */
+const OS_DIRS = new Set(['/', '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/boot', '/var', '/System', '/Library', '/private/etc', '/usr/bin', '/usr/lib', '/usr/local']);
+/** Tools that delete directory trees by design (`npx rimraf dir`). */
+const RECURSIVE_DELETERS = new Set(['rimraf', 'del', 'del-cli', 'trash', 'trash-put', 'rmtrash']);
+
+/**
+ * Why deleting (or re-owning) this argument would be catastrophic, or undefined. `project: false`
+ * leaves the project root itself out (re-owning or extracting into it is not a disaster).
+ */
+function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext, project = true): string | undefined {
+  const template = arg.template;
+  if (arg.value === null) {
+    // `rm -rf "$DIR/"` with DIR empty is `rm -rf /`.
+    if (template.startsWith(DYNAMIC) && /^\/(\*|\.\*)?$/.test(template.replaceAll(DYNAMIC, ''))) return `${template.replaceAll(DYNAMIC, '$VAR')} could expand to /`;
+    return undefined;
+  }
+  let path = arg.value;
+  let everything = false;
+  if (arg.glob) {
+    // `dir/*` empties `dir`: judge `dir`.
+    const match = /^(.*?)\/?(\*|\.\*|\.\[!.\]\*|\{\*,\.\*\})$/.exec(path);
+    if (!match) return undefined;
+    path = match[1] || (path.startsWith('/') ? '/' : '.');
+    everything = true;
+  }
+  const resolved = context.resolve(path, cwd);
+  if (!resolved) return undefined;
+  for (const candidate of [resolved.absolute, resolved.real]) {
+    const what = everything ? `everything in ${candidate}` : candidate;
+    if (SYSTEM_TOP.has(candidate)) return `${what} (a system directory)`;
+    if (context.home && candidate === context.home) return `${what} (your home directory)`;
+    if (project && candidate === context.projectRoot) return `${what} (the project root)`;
+    if (context.projectRoot.startsWith(candidate.endsWith('/') ? candidate : candidate + '/')) return `${what} (it contains the project)`;
+    if (context.home && dirname(context.home) === candidate) return `${what} (it holds home directories)`;
+  }
+  return undefined;
+}
+
+function rmBlocks(command: ShellCommand, args: Arg[], context: BlockContext, assumeRecursive: boolean): string[] {
+  const parsed = parseArgs(args);
+  const recursive = assumeRecursive || hasOption(parsed, '-r', '-R', '--recursive');
+  if (hasOption(parsed, '--no-preserve-root')) return ['`rm --no-preserve-root` is never run'];
+  if (!recursive) return [];
+  return parsed.operands.flatMap((arg) => {
+    const why = catastrophicTarget(arg, command.cwd, context);
+    return why ? [`\`rm -r\` of ${why}`] : [];
+  });
+}
+
+function ownerBlocks(command: ShellCommand, name: string, args: Arg[], context: BlockContext, assumeRecursive: boolean): string[] {
+  const parsed = parseArgs(args, { values: ['--reference', '--from'] });
+  const recursive = assumeRecursive || hasOption(parsed, '-R', '--recursive');
+  const targets = hasOption(parsed, '--reference') ? parsed.operands : parsed.operands.slice(1);
+  const cwd = command.cwd;
+  return targets.flatMap((arg) => {
+    const resolved = arg.value === null ? undefined : context.resolve(arg.value, cwd);
+    if (resolved && (resolved.real === '/' || resolved.absolute === '/')) return [`\`${name}\` of / is never run`];
+    if (!recursive) return [];
+    const why = catastrophicTarget(arg, cwd, context, false);
+    return why ? [`\`${name} -R\` of ${why}`] : [];
+  });
+}
+
+/** find primaries that select files: with one of them, `-delete` only removes what matched. */
+const FIND_TESTS = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-type', '-xtype', '-size', '-perm', '-user',
+  '-group', '-uid', '-gid', '-nouser', '-nogroup', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer',
+  '-newermt', '-empty', '-links', '-inum', '-samefile', '-lname', '-ilname', '-used', '-readable', '-writable', '-executable', '-fstype',
+]);
+
+function findBlocks(command: ShellCommand, args: Arg[], context: BlockContext): string[] {
+  const destructive = args.some((a) => a.value === '-delete' || a.value === '-exec' || a.value === '-execdir' || a.value === '-ok' || a.value === '-okdir');
+  if (!destructive || args.some((a) => a.value !== null && FIND_TESTS.has(a.value))) return [];
+  const starts: Arg[] = [];
+  for (const arg of args) {
+    if (arg.value === null || arg.value.startsWith('-') || arg.value === '(' || arg.value === '!') break;
+    starts.push(arg);
+  }
+  const cwd = command.cwd;
+  return (starts.length ? starts : [{ value: '.', template: '.', glob: false }]).flatMap((arg) => {
+    const why = catastrophicTarget(arg, cwd, context);
+    return why ? [`\`find -delete/-exec\` over ${why}`] : [];
+  });
+}
+
+/** `kill -9 -1`, `kill -- -1`: process id -1 means every process (a lone `kill -1` is signal 1 with no target). */
+function killsEverything(args: Arg[]): boolean {
+  return args.length >= 2 && args[args.length - 1]!.value === '-1';
+}
+
+/** Hard blocks of one command, judged by name (as written, case-folded, since macOS file names are). */
+function blocksOf(command: ShellCommand, context: BlockContext): string[] {
+  const args = command.effective.slice(1);
+  const name = command.name?.toLowerCase();
+  if (name === undefined) {
+    // The name is computed at run time: if the arguments would be catastrophic for rm, chmod or
+    // find, assume the worst.
+    const asRm = rmBlocks(command, args, context, true);
+    const asChmod = ownerBlocks(command, 'chmod', [{ value: '777', template: '777', glob: false }, ...args], context, true);
+    return [...asRm, ...asChmod].map((why) => `a command whose name is only known at run time has catastrophic arguments: ${why}`);
+  }
+  if (PRIVILEGE.has(name) && !context.allowSudo) return [`\`${name}\` runs commands as another user (set permissions.allowSudo to judge them instead)`];
+  if (name === 'rm' || name === 'shred' || name === 'srm') return rmBlocks(command, args, context, false);
+  if (RECURSIVE_DELETERS.has(name)) return rmBlocks(command, args, context, true);
+  if (EXTRACTORS.has(name)) {
+    // Unpacking an archive over the system (tar -x -C /) can replace any system file.
+    const into = command.writes.map((w) => (w.arg.value === null ? undefined : context.resolve(w.arg.value, w.cwd))).find((r) => r && (OS_DIRS.has(r.absolute) || OS_DIRS.has(r.real)));
+    if (into) return [`\`${name}\` unpacks files over ${into.absolute}`];
+  }
+  if (name === 'mv') {
+    const parsed = parseArgs(args, { values: ['-t', '--target-directory', '-S', '--suffix'] });
+    return parsed.operands.slice(0, -1).flatMap((arg) => {
+      const why = catastrophicTarget(arg, command.cwd, context);
+      return why ? [`\`mv\` of ${why}`] : [];
+    });
+  }
+  if (name === 'chmod' || name === 'chown' || name === 'chgrp') return ownerBlocks(command, name, args, context, false);
+  if (name === 'find') return findBlocks(command, args, context);
+  if (FORMATTERS.test(name)) return [`\`${name}\` formats or erases disks`];
+  if (DISK_TOOLS.has(name) && !args.some((a) => a.value === '-l' || a.value === '--list')) return [`\`${name}\` changes disk partitions`];
+  if (POWER.has(name)) return [`\`${name}\` stops the machine`];
+  if ((name === 'init' || name === 'telinit') && args.some((a) => a.value === '0' || a.value === '6')) return [`\`${name}\` stops the machine`];
+  if (name === 'systemctl' && args.some((a) => ['poweroff', 'reboot', 'halt', 'kexec', 'emergency', 'rescue'].includes(a.value ?? ''))) return ['`systemctl` stops the machine'];
+  if ((name === 'kill' || name === 'pkill') && killsEverything(args)) return [`\`${name} -1\` kills every process`];
+  if (name === 'killall5') return ['`killall5` kills every process'];
+  return [];
+}
+
+/** The hard blocks of every command in a script. */
+export function commandBlocks(commands: readonly ShellCommand[], context: BlockContext): string[] {
+  return [...new Set(commands.flatMap((command) => blocksOf(command, context)))];
+}
