@@ -49,7 +49,7 @@ export const ERROR_CODES = {
   ASSISTANT_TOOL_UNKNOWN: { exit: 1, text: 'The model called a tool that does not exist or is not allowed here.' },
   ASSISTANT_TOOL_INPUT_INVALID: { exit: 1, text: "A tool call's input is incomplete JSON or does not match the tool's schema." },
   ASSISTANT_TOOL_PATH_INVALID: { exit: 1, text: 'A tool was given a path it cannot use (NUL byte, empty, not a string).' },
-  ASSISTANT_TOOL_DENIED: { exit: 5, text: 'A tool call was denied by a permission policy or the user.' },
+  ASSISTANT_TOOL_DENIED: { exit: 1, text: 'A tool call was denied by a permission policy or the user.' },
   ASSISTANT_TOOL_FAILED: { exit: 1, text: 'A tool threw, or a hook around it failed, instead of returning a result.' },
   ASSISTANT_TOOL_TIMEOUT: { exit: 1, text: 'A tool call ran past its time limit and was stopped.' },
   ASSISTANT_TOOL_ABORTED: { exit: 130, text: 'A tool call was cancelled (Ctrl+C or the run ended).' },

@@ -60,7 +60,8 @@ export default definePlugin<Options>({
     };
 
     kernel.hooks.event.tap('audit-log', (event) => {
-      if (!event.sessionId) return;
+      // Only the open session has a place to write to (tool calls made outside one are not audited).
+      if (!event.sessionId || event.sessionId !== kernel.session?.info.id) return;
       const e = event as OriginEvent & { sessionId: string };
       if (e.type === 'permission') {
         const record = recordFor(e, e.request.callId ?? `${e.request.tool}-${Date.now()}`, e.request.tool);

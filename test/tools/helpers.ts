@@ -19,13 +19,17 @@ export function inline(name: string, apply: Plugin['apply']): Plugin {
   return { name, apply };
 }
 
-/** A kernel for `root` with the default plugins plus `plugins`; events are collected. */
+/**
+ * A kernel for `root` with the default plugins plus `plugins`; events are collected. The built-in
+ * permission policy is disabled: these tests exercise the runtime with policies of their own.
+ */
 export async function kernelFor(
   root: string,
   plugins: Plugin[] = [allowAll],
   options: { headless?: boolean; toolRuntime?: ToolRuntimeOptions; config?: AssistantConfig } = {},
 ): Promise<{ kernel: Kernel; events: OriginEvent[] }> {
-  const config = await loadConfig({ cwd: root, flags: options.config ?? {}, noUserConfig: true });
+  const flags: AssistantConfig = { ...options.config, plugins: [['permissions', false], ...(options.config?.plugins ?? [])] };
+  const config = await loadConfig({ cwd: root, flags, noUserConfig: true });
   const kernel = await createKernel({
     config,
     headless: options.headless ?? true,
