@@ -1,0 +1,97 @@
+// Interrupts: aborting a prompt mid-stream or mid-tool keeps the partial output and leaves the
+// session consistent (every tool call has its result), so the next prompt works.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../dist/config/load.js';
+import { createKernel } from '../../dist/core/kernel.js';
+import { createRunner, openSession, type Kernel, type AgentRunner } from '../../dist/core/index.js';
+import { isolatedEnv } from '../support/project.js';
+import { gitProject, startFakeLlm, type FakeLlm } from './support.js';
+
+let fake: FakeLlm;
+beforeAll(async () => {
+  fake = await startFakeLlm({ fixture: { turns: [] } });
+});
+afterAll(() => fake.close());
+
+async function setup(): Promise<{ kernel: Kernel; runner: AgentRunner }> {
+  const dir = gitProject({ 'README.md': '# app\n' });
+  const config = await loadConfig({
+    cwd: dir,
+    env: isolatedEnv(),
+    noUserConfig: true,
+    flags: { provider: { name: 'anthropic', baseURL: fake.anthropicBaseURL }, persistence: { store: 'none' }, permissions: { allow: ['Bash(sleep:*)'] } },
+  });
+  const kernel = await createKernel({ config, headless: true });
+  await kernel.start();
+  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
+  kernel.session = session;
+  return { kernel, runner: createRunner(kernel, session) };
+}
+
+/** Every tool call in the history has a result right after it. */
+function consistent(runner: AgentRunner): boolean {
+  const messages = runner.session.messages;
+  return messages.every((m, i) => {
+    if (m.role !== 'assistant') return true;
+    const calls = m.content.filter((p) => p.type === 'tool_call').map((p) => (p as { id: string }).id);
+    if (!calls.length) return true;
+    const next = messages[i + 1];
+    return next?.role === 'tool' && calls.every((id) => next.content.some((r) => r.toolCallId === id));
+  });
+}
+
+describe('interrupting a prompt', () => {
+  it('mid-stream: keeps the text streamed so far, and the next prompt works', async () => {
+    fake.setFixture({
+      turns: [
+        { name: 'long', when: { userText: 'tell me a long story' }, reply: { text: 'Once upon a time there was a very long story that went on and on and on.', chunkSize: 4, eventDelayMs: 40 } },
+        { name: 'next', when: { userText: 'shorter please' }, reply: { text: 'The end.' } },
+      ],
+    });
+    const { kernel, runner } = await setup();
+    try {
+      let deltas = 0;
+      kernel.hooks.event.tap('test', (event) => {
+        if (event.type === 'model' && event.event.type === 'text_delta' && ++deltas === 3) runner.abort();
+      });
+      const started = Date.now();
+      const result = await runner.run('tell me a long story');
+      expect(result.reason).toBe('aborted');
+      expect(Date.now() - started).toBeLessThan(2000);
+      const last = runner.session.messages.at(-1)!;
+      expect(last.role).toBe('assistant');
+      const kept = last.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+      expect(kept.length).toBeGreaterThanOrEqual(8);
+      expect('Once upon a time there was a very long story'.startsWith(kept.slice(0, 16))).toBe(true);
+      expect((await runner.run('shorter please')).text).toBe('The end.');
+    } finally {
+      await kernel.shutdown();
+    }
+  });
+
+  it('mid-tool: kills the running command, records a result for it, and the next prompt works', async () => {
+    fake.setFixture({
+      turns: [
+        { name: 'slow', when: { userText: 'wait a long time' }, reply: { toolCalls: [{ id: 'sl', name: 'Bash', input: { command: 'sleep 30' } }] } },
+        { name: 'after', when: { userText: 'never mind' }, reply: { text: 'OK.' } },
+      ],
+    });
+    const { kernel, runner } = await setup();
+    try {
+      kernel.hooks.event.tap('test', (event) => {
+        if (event.type === 'tool_start') setTimeout(() => runner.abort(), 300);
+      });
+      const started = Date.now();
+      const result = await runner.run('wait a long time');
+      expect(result.reason).toBe('aborted');
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(consistent(runner)).toBe(true);
+      const toolMessage = runner.session.messages.find((m) => m.role === 'tool')!;
+      expect(toolMessage.content[0]).toMatchObject({ toolCallId: 'sl', isError: true });
+      expect((await runner.run('never mind')).text).toBe('OK.');
+      expect(consistent(runner)).toBe(true);
+    } finally {
+      await kernel.shutdown();
+    }
+  });
+});
