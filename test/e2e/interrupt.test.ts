@@ -1,11 +1,8 @@
 // Interrupts: aborting a prompt mid-stream or mid-tool keeps the partial output and leaves the
 // session consistent (every tool call has its result), so the next prompt works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import { createRunner, openSession, type Kernel, type AgentRunner } from '../../dist/core/index.js';
-import { isolatedEnv } from '../support/project.js';
-import { gitProject, startFakeLlm, type FakeLlm } from './support.js';
+import type { AgentRunner } from '../../dist/core/index.js';
+import { inProcessAgent, startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -13,20 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function setup(): Promise<{ kernel: Kernel; runner: AgentRunner }> {
-  const dir = gitProject({ 'README.md': '# app\n' });
-  const config = await loadConfig({
-    cwd: dir,
-    env: isolatedEnv(),
-    noUserConfig: true,
-    flags: { provider: { name: 'anthropic', baseURL: fake.anthropicBaseURL }, persistence: { store: 'none' }, permissions: { allow: ['Bash(sleep:*)'] } },
-  });
-  const kernel = await createKernel({ config, headless: true });
-  await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
-  kernel.session = session;
-  return { kernel, runner: createRunner(kernel, session) };
-}
+const setup = () => inProcessAgent(fake, { permissions: { allow: ['Bash(sleep:*)'] } });
 
 /** Every tool call in the history has a result right after it. */
 function consistent(runner: AgentRunner): boolean {

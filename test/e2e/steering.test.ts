@@ -1,10 +1,6 @@
 // Steering: a message typed while the agent works is injected before the next model call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import { createRunner, openSession } from '../../dist/core/index.js';
-import { isolatedEnv } from '../support/project.js';
-import { gitProject, requestText, startFakeLlm, type FakeLlm } from './support.js';
+import { inProcessAgent, requestText, startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -21,19 +17,9 @@ describe('steering', () => {
       ],
       fallback: { text: 'NOT STEERED' },
     });
-    const dir = gitProject({ 'README.md': '# app\n' });
-    const config = await loadConfig({
-      cwd: dir,
-      env: isolatedEnv(),
-      noUserConfig: true,
-      flags: { provider: { name: 'anthropic', baseURL: fake.anthropicBaseURL }, persistence: { store: 'none' }, permissions: { allow: ['Bash(sleep:*)'] } },
-    });
-    const kernel = await createKernel({ config, headless: true });
+    const { kernel, runner } = await inProcessAgent(fake, { permissions: { allow: ['Bash(sleep:*)'] } });
+    const session = runner.session;
     try {
-      await kernel.start();
-      const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
-      kernel.session = session;
-      const runner = createRunner(kernel, session);
       kernel.hooks.event.tap('test', (event) => {
         if (event.type === 'tool_start') runner.steer("actually, don't touch the database layer");
       });
