@@ -12,6 +12,9 @@ const LABELS: Record<ContextPart, string> = {
 const BAR = 30;
 
 const n = (value: number) => value.toLocaleString('en-US');
+/** 950, 1.2k, 34k, 1.5M: a table cell. */
+const short = (value: number) =>
+  value < 1000 ? String(value) : value < 1e6 ? `${(value / 1000).toFixed(value < 1e4 ? 1 : 0).replace(/\.0$/, '')}k` : `${(value / 1e6).toFixed(1).replace(/\.0$/, '')}M`;
 const pct = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : '0%');
 
 function bar(value: number, whole: number): string {
@@ -47,6 +50,7 @@ export function formatCost(totals: LedgerTotals, records: readonly RequestRecord
     `Cost: ${money(totals.costUsd)} for ${totals.requests} requests${compactions ? ` (${compactions} for compaction)` : ''}`,
     `  input ${n(input)} tokens: ${n(u.cacheReadTokens)} read from the cache (${pct(u.cacheReadTokens, input)}), ${n(u.cacheWriteTokens)} written to it, ${n(u.inputTokens)} uncached; output ${n(u.outputTokens)}`,
   ];
+  lines.push(...modelTable(records));
   for (const { model, price } of prices)
     lines.push(
       price
@@ -61,4 +65,25 @@ export function formatCost(totals: LedgerTotals, records: readonly RequestRecord
         `uncached ${n(r.usage.inputTokens)}, output ${n(r.usage.outputTokens)}${r.costUsd === undefined ? '' : `, ${money(r.costUsd)}`}`,
     );
   return lines.join('\n');
+}
+
+/** Spend per `provider/model` (a /model switch or a sub-agent on another model gets its own row). */
+function modelTable(records: readonly RequestRecord[]): string[] {
+  const byModel = new Map<string, { input: number; output: number; read: number; write: number; cost?: number }>();
+  for (const r of records) {
+    const key = `${r.provider}/${r.model}`;
+    const row = byModel.get(key) ?? { input: 0, output: 0, read: 0, write: 0 };
+    row.input += r.usage.inputTokens;
+    row.output += r.usage.outputTokens;
+    row.read += r.usage.cacheReadTokens;
+    row.write += r.usage.cacheWriteTokens;
+    if (r.costUsd !== undefined) row.cost = (row.cost ?? 0) + r.costUsd;
+    byModel.set(key, row);
+  }
+  if (!byModel.size) return [];
+  const header = ['model', 'input', 'output', 'cache read', 'cache write', 'cost'];
+  const rows = [...byModel].map(([model, r]) => [model, short(r.input), short(r.output), short(r.read), short(r.write), r.cost === undefined ? 'n/a' : money(r.cost)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) => '  ' + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(header), ...rows.map(line)];
 }

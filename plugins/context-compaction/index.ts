@@ -5,6 +5,7 @@ import {
   createCacheBreakpointPlanner,
   definePlugin,
   estimateMessageTokens,
+  estimateParts,
   messageText,
   previousTurnBoundary,
   recentTurnsStart,
@@ -35,6 +36,8 @@ interface Options {
 
 /** Partial summaries (when even the summary request would not fit) run at most this many times per compaction. */
 const MAX_ROUNDS = 4;
+/** Share of the window left free when deciding what a summary request can hold. */
+const ESTIMATE_MARGIN = 0.05;
 
 function preview(message: Message | undefined): string {
   if (!message) return '';
@@ -106,7 +109,13 @@ export default definePlugin<Options>({
       const stuck = stuckAt.get(agentId);
       return total > triggerAt(view) && (stuck === undefined || total > stuck + 0.1 * view.budget.window);
     };
-    const fitsSummary = (view: ContextView, messages: Message[]) => measureWith(view, messages).total + summaryMaxTokens <= view.budget.window;
+    // Measures are calibrated on what was sent before; new content of another kind (a huge log after code) can
+    // count higher than that ratio says, so a summary request is sized on the larger of the two with a margin.
+    const fitsSummary = (view: ContextView, messages: Message[]) => {
+      const calibrated = measureWith(view, messages).total;
+      const raw = Object.values(estimateParts({ ...view, messages })).reduce((a, b) => a + b, 0);
+      return Math.max(calibrated, raw) + summaryMaxTokens <= view.budget.window * (1 - ESTIMATE_MARGIN);
+    };
 
     const finish = (view: ContextView, reason: ContextReason, messages: Message[]): ContextView => ({
       ...view,

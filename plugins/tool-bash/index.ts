@@ -46,7 +46,8 @@ export default definePlugin<ToolBashOptions>({
       },
       // Any command may touch anything; a policy plugin that proves a command read-only says so through the lockSet hook.
       access: () => ({ reads: [], writes: ['*'] }),
-      risk: { category: 'execute', command: (input) => (typeof input.command === 'string' ? input.command : undefined) },
+      // Passed on as given: the policy refuses a command that is not a string.
+      risk: { category: 'execute', command: (input) => input.command as string | undefined },
       module: new URL('./bash.worker.js', import.meta.url).href,
       options: {
         ...(options.shell ? { shell: options.shell } : {}),

@@ -26,9 +26,11 @@ const writes = (field: string) => (input: Input, context: LockContext): LockSet 
   reads: [],
   writes: [resolveToolPath(input[field], context.projectRoot, field)],
 });
+// A malformed value is passed on as given (the runtime's schema check normally stops it first), so the
+// policy's path guard refuses it instead of judging a call that names no path.
 const pathsOf = (field: string, fallback?: string) => (input: Input) => {
   const value = input[field] ?? fallback;
-  return typeof value === 'string' ? [value] : [];
+  return value === undefined ? [] : [value as string];
 };
 const text = (field: string) => (input: Input) => String(input[field] ?? '');
 

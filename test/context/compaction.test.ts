@@ -146,9 +146,11 @@ describe('compaction strategy', () => {
 
     const builds = agentScript({ turnsPerPrompt: 3, call: (i) => ({ name: 'Bash', input: { command: `make step-${i}` } }) });
     const big = await contextSession({ window: WINDOW, failSummary: true, rc: rc({ threshold: 0.5, target: 0.3 }), reply: builds, tools: { bashSize: 12_000 } });
+    // The history as each turn started: an earlier turn of the same prompt may have cut outputs successfully.
+    let before = [...big.session.messages];
+    big.kernel.hooks.turnStart.tap('snapshot', () => void (before = [...structuredClone(big.session.messages)]));
     let last;
     for (let i = 0; i < 10; i++) {
-      const before = [...big.session.messages];
       last = await big.runner.run(`step ${i}`);
       if (last.reason !== 'completed') {
         // Once cutting outputs cannot help any more, the outage is reported and nothing already in the history changed.

@@ -6,8 +6,8 @@ import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir, writeFiles } from '../support/project.js';
 
 /**
- * Stand-ins for the built-in tools (same names, inputs and risk hints) until the tools plugins
- * land: the permission engine only reads a tool's definition, never runs it.
+ * Stand-ins for tools that are not built in (WebFetch, MCP tools), with the risk hints such tools
+ * give; the built-in tools are the real ones. The permission engine only reads a tool's definition.
  */
 export const TEST_TOOLS_PLUGIN = `
 const pathOf = (key) => (input) => (input[key] === undefined ? [] : [input[key]]);
@@ -16,17 +16,18 @@ const tool = (name, category, risk) => ({ name, description: name, inputSchema: 
 export default {
   name: 'test-tools',
   apply(kernel) {
-    kernel.tools.register(tool('Bash', 'execute', { command: (i) => i.command }));
-    kernel.tools.register(tool('Read', 'read', { paths: pathOf('file_path') }));
-    kernel.tools.register(tool('Edit', 'edit', { paths: pathOf('file_path') }));
-    kernel.tools.register(tool('MultiEdit', 'edit', { paths: pathOf('file_path') }));
-    kernel.tools.register(tool('Write', 'edit', { paths: pathOf('file_path') }));
-    kernel.tools.register(tool('Glob', 'read', { paths: (i) => [i.path ?? '.'] }));
-    kernel.tools.register(tool('Grep', 'read', { paths: (i) => [i.path ?? '.'] }));
-    kernel.tools.register(tool('LS', 'read', { paths: pathOf('path') }));
-    kernel.tools.register(tool('WebFetch', 'network', {}));
-    kernel.tools.register(tool('mcp__github__create_issue', 'other', {}));
-    kernel.tools.register(tool('mcp__jira__search', 'other', {}));
+    const register = (definition) => kernel.tools.get(definition.name) || kernel.tools.register(definition);
+    register(tool('Bash', 'execute', { command: (i) => i.command }));
+    register(tool('Read', 'read', { paths: pathOf('file_path') }));
+    register(tool('Edit', 'edit', { paths: pathOf('file_path') }));
+    register(tool('MultiEdit', 'edit', { paths: pathOf('file_path') }));
+    register(tool('Write', 'edit', { paths: pathOf('file_path') }));
+    register(tool('Glob', 'read', { paths: (i) => [i.path ?? '.'] }));
+    register(tool('Grep', 'read', { paths: (i) => [i.path ?? '.'] }));
+    register(tool('LS', 'read', { paths: pathOf('path') }));
+    register(tool('WebFetch', 'network', {}));
+    register(tool('mcp__github__create_issue', 'other', {}));
+    register(tool('mcp__jira__search', 'other', {}));
   },
 };
 `;

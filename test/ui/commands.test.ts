@@ -12,6 +12,9 @@ const PRICING = `export default { name: 'pricing-test', apply(k) { k.hooks.comma
   r.addSlash({ name: 'hello', description: 'says hello', usage: '[name]', run: (a) => 'hello ' + a });
 }); } };`;
 
+// context-commands contributes a /cost of its own; left out here so the UI's fallback is what gets replaced.
+const WITH_PRICING = [['context-commands', false], './pricing.mjs'];
+
 async function setup(files: Record<string, string> = {}, config: Parameters<typeof scriptedConfig>[0] = {}) {
   const dir = makeProject({ '.assistantrc': scriptedConfig(config), ...files });
   const kernel = await bootKernel(dir, env);
@@ -23,7 +26,7 @@ async function setup(files: Record<string, string> = {}, config: Parameters<type
 
 describe('slash commands', () => {
   it('are contributed through the commands hook, and a plugin that contributes the same name wins', async () => {
-    const { kernel } = await setup({ 'pricing.mjs': PRICING }, { plugins: ['./pricing.mjs'] });
+    const { kernel } = await setup({ 'pricing.mjs': PRICING }, { plugins: WITH_PRICING });
     const names = kernel.commands.listSlash().map((c) => c.name);
     for (const name of ['help', 'clear', 'cost', 'model', 'mode', 'permissions', 'plugins', 'config', 'details', 'exit', 'hello']) expect(names).toContain(name);
     expect(await kernel.commands.slash('cost')!.run('', context)).toBe('priced');
@@ -31,7 +34,7 @@ describe('slash commands', () => {
   });
 
   it('/help lists every plugin\'s commands and the keys, newline key included', async () => {
-    const { run } = await setup({ 'pricing.mjs': PRICING }, { plugins: ['./pricing.mjs'] });
+    const { run } = await setup({ 'pricing.mjs': PRICING }, { plugins: WITH_PRICING });
     const help = await run('help');
     expect(help).toMatch(/\/hello \[name\]\s+says hello/);
     expect(help).toMatch(/\/details \[n\]\s+Input and full output/);

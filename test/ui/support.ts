@@ -18,7 +18,9 @@ export function scriptedConfig(extra: { plugins?: unknown[]; script?: string; [k
   return JSON.stringify({
     provider: { name: 'scripted', model: 'scripted-1' },
     ...rest,
-    plugins: [[FIXTURES.provider, { script }], FIXTURES.tools, ...plugins],
+    // The harness stands in for the built-in tools and policy so each screen is deterministic; the real
+    // tools and policy are exercised through the CLI in test/e2e.
+    plugins: [['tools-fs', false], ['tool-bash', false], ['permissions', false], [FIXTURES.provider, { script }], FIXTURES.tools, ...plugins],
   });
 }
 

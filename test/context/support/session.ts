@@ -25,7 +25,12 @@ export interface ContextSessionOptions {
 export async function contextSession(options: ContextSessionOptions) {
   const model = options.model ?? 'claude-sonnet-4-5';
   const dir = makeProject({
-    '.assistantrc': JSON.stringify({ provider: { name: 'scripted', model }, ...options.rc }),
+    // The stand-in tools replace the built-in file and shell tools: strategies only see the registry and results.
+    '.assistantrc': JSON.stringify({
+      provider: { name: 'scripted', model },
+      ...options.rc,
+      plugins: [['tools-fs', false], ['tool-bash', false], ...((options.rc?.plugins as unknown[]) ?? [])],
+    }),
     ...options.files,
   });
   const scripted = scriptedProvider({ reply: options.reply, summary: options.summary, window: options.window, failSummary: options.failSummary, model });
