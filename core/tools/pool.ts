@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { ToolResult, WorkerTask } from '../types/tools.js';
 import type { PortMessage, WorkerPayload } from './worker.js';
 
@@ -26,18 +26,19 @@ export interface WorkerCall {
  * or apply, and destroyed on shutdown; piscina replaces a worker that dies.
  */
 export class ToolPool {
-  private pool: Piscina | undefined;
+  private pool: Promise<Piscina> | undefined;
+  /** The created pool, for the synchronous thread count. */
+  private created: Piscina | undefined;
 
   constructor(private readonly options: PoolOptions = {}) {}
 
   /** Number of live worker threads (0 before the first call). */
   get threads(): number {
-    return this.pool?.threads.length ?? 0;
+    return this.created?.threads.length ?? 0;
   }
 
   /** Starts one call in a worker. */
   run(module: string, exportName: string, task: WorkerTask): WorkerCall {
-    const pool = this.ensure();
     const { port1, port2 } = new MessageChannel();
     const processes = new Set<number>();
     port1.on('message', (message: PortMessage) => {
@@ -45,9 +46,12 @@ export class ToolPool {
     });
     const hard = new AbortController();
     const payload: WorkerPayload = { module, exportName, task, port: port2 };
-    const result = (pool.run(payload, { transferList: [port2], signal: hard.signal }) as Promise<ToolResult>).finally(() => port1.close());
+    const result = this.ensure()
+      .then((pool) => pool.run(payload, { transferList: [port2], signal: hard.signal }) as Promise<ToolResult>)
+      .finally(() => port1.close());
     return {
       result,
+      // The port buffers the message until the worker starts listening.
       requestStop: (reason) => port1.postMessage({ type: 'abort', reason } satisfies PortMessage),
       terminate: () => {
         hard.abort();
@@ -60,20 +64,25 @@ export class ToolPool {
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;
-    await pool?.destroy();
+    const created = await pool;
+    if (this.created === created) this.created = undefined;
+    await created?.destroy();
   }
 
-  private ensure(): Piscina {
-    if (this.pool) return this.pool;
-    const maxThreads = this.options.maxThreads ?? Math.max(4, availableParallelism());
-    this.pool = new Piscina({
-      filename: new URL('./worker.js', import.meta.url).href,
-      minThreads: 1,
-      maxThreads,
-      idleTimeout: this.options.idleTimeoutMs ?? 30_000,
-      // `sync` hands tasks over fastest (measured: 'async' made 8 parallel 1 MB Reads 7x slower);
-      // a task's own event loop still turns while it runs.
-      atomics: 'sync',
+  // piscina is imported on the first worker call: a run that never uses a worker tool (`--help`, a
+  // chat with no file access) does not pay for loading it.
+  private ensure(): Promise<Piscina> {
+    this.pool ??= import('piscina').then(({ Piscina }) => {
+      const maxThreads = this.options.maxThreads ?? Math.max(4, availableParallelism());
+      return (this.created = new Piscina({
+        filename: new URL('./worker.js', import.meta.url).href,
+        minThreads: 1,
+        maxThreads,
+        idleTimeout: this.options.idleTimeoutMs ?? 30_000,
+        // `sync` hands tasks over fastest (measured: 'async' made 8 parallel 1 MB Reads 7x slower);
+        // a task's own event loop still turns while it runs.
+        atomics: 'sync',
+      }));
     });
     return this.pool;
   }
