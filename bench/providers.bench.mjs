@@ -1,6 +1,6 @@
 // Provider benchmarks against the fake LLM server on 127.0.0.1:
-//  1. process start → first request byte at the server (a fresh `node` that boots a kernel through
-//     the public API, creates the provider and streams one request);
+//  1. process start → first request byte at the server: the `assistant -p` CLI, and a fresh `node`
+//     that boots a kernel through the public API, creates the provider and streams one request;
 //  2. the latency the provider layers add per streamed event, over the raw SDK stream.
 // Run: npm run bench -- providers   (or: npm run build && node bench/providers.bench.mjs)
 import { spawn } from 'node:child_process';
@@ -29,6 +29,25 @@ async function startToFirstByte(fake, name) {
   const child = spawn(process.execPath, [BOOT, name, '--request'], { cwd, env: { ...env, FAKE_URL: url }, stdio: 'ignore' });
   const code = await new Promise((resolve) => child.on('close', resolve));
   if (code !== 0 || fake.requests.length !== before + 1) throw new Error(`boot run for ${name} failed (exit ${code})`);
+  return fake.requests[before].time - spawnedAt;
+}
+
+const CLI = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));
+
+/** `assistant -p` in an empty project with only the base URL (and a key) set: spawn → first request byte. */
+async function cliToFirstByte(fake, name) {
+  const before = fake.requests.length;
+  const home = mkdtempSync(join(tmpdir(), 'assistant-bench-home-'));
+  const cwd = mkdtempSync(join(tmpdir(), 'assistant-bench-'));
+  const vars =
+    name === 'anthropic'
+      ? { ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'bench' }
+      : { OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'bench' };
+  const childEnv = { ...env, ...vars, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ASSISTANT_DATA_DIR: join(home, 'data') };
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [CLI, '-p', 'go', '--provider', name], { cwd, env: childEnv, stdio: 'ignore' });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0 || fake.requests.length <= before) throw new Error(`assistant -p with ${name} failed (exit ${code})`);
   return fake.requests[before].time - spawnedAt;
 }
 
@@ -104,6 +123,11 @@ try {
   const bare = [];
   for (let i = 0; i < START_RUNS; i++) bare.push(await bareNodeToFirstByte(fake));
   console.log(`bare node -e fetch: start → first request byte: median ${median(bare)} ms, p90 ${p90(bare)} ms (n=${START_RUNS})`);
+  for (const name of ['anthropic', 'openai']) {
+    const times = [];
+    for (let i = 0; i < START_RUNS; i++) times.push(await cliToFirstByte(fake, name));
+    console.log(`${name}: start → first request byte (assistant -p): median ${median(times)} ms, p90 ${p90(times)} ms (n=${START_RUNS})`);
+  }
   for (const name of ['anthropic', 'openai']) {
     const times = [];
     for (let i = 0; i < START_RUNS; i++) times.push(await startToFirstByte(fake, name));
