@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { SessionError, type Logger } from '../../core/index.js';
 
 /** How to reach Redis. */
@@ -21,7 +22,9 @@ export function connection(options: ConnectionOptions, logger: Logger, onReady: 
 
   const get = (): Redis => {
     if (client) return client;
-    client = new Redis(options.url, {
+    // Loaded on first use (ioredis is CommonJS, so synchronously): runs on the JSONL store never pay for it.
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    client = new RedisClient(options.url, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
