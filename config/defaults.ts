@@ -19,6 +19,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'context-rolling',
   'context-static',
   'context-commands',
+  'session-commands',
   'ui-terminal',
   'store-jsonl',
   'store-redis',

@@ -27,6 +27,7 @@ export { openSession, type SessionState, type OpenSessionOptions } from './sessi
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from './session-events.js';
 export { currentOwner } from './util/surface.js';
 export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
+export { ago, summaryLine } from './session-format.js';
 export {
   writeFileAtomic,
   openJsonlAppender,

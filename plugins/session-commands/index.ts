@@ -1,0 +1,44 @@
+import { definePlugin, formatError, isAssistantError, type AgentRunner, type Kernel, type SlashCommandContext } from '../../core/index.js';
+import { formatSessionList, resumeSession } from './resume.js';
+
+/** How many sessions `/sessions` lists. */
+const LIST_LIMIT = 15;
+
+/** The switch the interactive UI offers slash commands (`context.ui.switchRunner`). */
+type SwitchRunner = (runner: AgentRunner) => void;
+
+/**
+ * `/sessions` (this project's recent sessions) and `/resume <id>` (continue one of them in the
+ * running UI): the interactive counterparts of `assistant sessions list` and `--resume`.
+ */
+export default definePlugin({
+  name: 'session-commands',
+  version: '1.0.0',
+  apply(kernel) {
+    kernel.hooks.commands.tap('session-commands', (registry) => {
+      registry.addSlash({
+        name: 'sessions',
+        description: "This project's recent sessions; continue one with /resume <id>",
+        run: async (_args, context) => formatSessionList(await kernel.store().list({ projectRoot: kernel.projectRoot, limit: LIST_LIMIT }), context.sessionId),
+      });
+      registry.addSlash({
+        name: 'resume',
+        description: 'Continue a stored session of this project (an id prefix is enough)',
+        usage: '<id>',
+        run: (args, context) => runResume(kernel, args.trim(), context),
+      });
+    });
+  },
+});
+
+async function runResume(kernel: Kernel, prefix: string, context: SlashCommandContext): Promise<string> {
+  const switchRunner = context.ui?.switchRunner as SwitchRunner | undefined;
+  if (typeof switchRunner !== 'function') return '/resume works in the interactive UI; from a shell run: assistant --resume <id>';
+  if (!prefix) return formatSessionList(await kernel.store().list({ projectRoot: kernel.projectRoot, limit: LIST_LIMIT }), context.sessionId);
+  try {
+    return await resumeSession(kernel, prefix, context, switchRunner);
+  } catch (error) {
+    if (isAssistantError(error)) return formatError(error);
+    throw error;
+  }
+}

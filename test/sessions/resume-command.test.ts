@@ -1,0 +1,77 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRunner, openSession, type Kernel } from '../../dist/core/index.js';
+import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+import { stripAnsi } from '../../dist/plugins/ui-terminal/terminal/width.js';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv } from '../support/project.js';
+import { kernelFor, scriptedProject } from './helpers.js';
+
+const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
+const kernels: Kernel[] = [];
+afterEach(async () => {
+  for (const kernel of kernels.splice(0)) await kernel.shutdown('done');
+});
+
+/** Two stored sessions made by the built CLI, then the interactive app on a fresh session in the same project. */
+async function setup() {
+  const dir = scriptedProject({ turns: 2 });
+  const env = isolatedEnv();
+  for (const prompt of ['first task', 'second task']) expect((await runCli(['-p', prompt], { cwd: dir, env })).code).toBe(0);
+  const listed = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as Array<{ id: string; title: string }>;
+  const first = listed.find((s) => s.title === 'first task')!.id;
+
+  const kernel = await kernelFor(dir, env.ASSISTANT_DATA_DIR!);
+  kernels.push(kernel);
+  kernel.hooks.commands.call(kernel.commands);
+  await kernel.start();
+  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
+  kernel.session = session;
+  const input = new PassThrough();
+  const output = Object.assign(new PassThrough(), { columns: 100, rows: 30 });
+  let screen = '';
+  output.on('data', (d: Buffer) => (screen += d.toString()));
+  const app = new TerminalApp({ kernel, session: { runner: createRunner(kernel, session) }, input: input as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, options: {}, env });
+  void app.start();
+  const type = async (text: string) => {
+    input.write(text);
+    input.write('\r');
+    await tick(150);
+  };
+  return { dir, env, kernel, app, first, type, screen: () => stripAnsi(screen), newSession: session.info.id };
+}
+
+describe('/sessions and /resume in the interactive UI', () => {
+  it("lists the project's sessions and continues one in place, holding it against other surfaces", async () => {
+    const { dir, env, kernel, app, first, type, screen, newSession } = await setup();
+    await type('/sessions');
+    expect(screen()).toMatch(new RegExp(`${first.slice(0, 8)} .*"first task"`));
+    expect(screen()).toMatch(/"second task"/);
+
+    await type(`/resume ${first.slice(0, 6)}`);
+    expect(screen()).toContain(`Resumed session ${first.slice(0, 8)} "first task" (4 messages).`);
+    expect(screen()).toContain('you: first task');
+    expect(app.runner.session.info.id).toBe(first);
+    expect(kernel.session?.info.id).toBe(first);
+    expect(app.runner.session.messages).toHaveLength(4);
+    expect(app.runner.session.info.id).not.toBe(newSession);
+
+    // The UI holds the resumed session: another process cannot write it meanwhile.
+    const other = await runCli(['--resume', first, '-p', 'meanwhile'], { cwd: dir, env });
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain('ASSISTANT_SESSION_IN_USE');
+
+    await type(`/resume ${first.slice(0, 8)}`);
+    expect(screen()).toContain(`Already in session ${first.slice(0, 8)}.`);
+    await type('/resume ffffffff');
+    expect(screen()).toContain('ASSISTANT_SESSION_NOT_FOUND: no stored session starts with "ffffffff"');
+    expect(app.runner.session.info.id).toBe(first);
+  });
+
+  it('explains itself outside the interactive UI', async () => {
+    const { kernel } = await setup();
+    const printed: string[] = [];
+    const answer = await kernel.commands.slash('resume')!.run('abc', { print: (t) => void printed.push(t) });
+    expect(answer).toBe('/resume works in the interactive UI; from a shell run: assistant --resume <id>');
+  });
+});
