@@ -1,17 +1,26 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types/json-schema.js';
+import { cachedValidator, storeValidator } from './schema-cache.js';
 
+const requireHere = createRequire(import.meta.url);
+const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, code: { source: true } } as const;
+const OPTIONS_KEY = JSON.stringify(OPTIONS);
 let shared: Ajv | undefined;
 
-/** One ajv instance per process: all errors, defaults filled in, unknown formats tolerated. */
+/** One ajv instance per process: all errors, defaults filled in, unknown formats tolerated. Loaded on the first compile. */
 export function ajv(): Ajv {
-  shared ??= new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true });
+  shared ??= new (requireHere('ajv') as { Ajv: new (options: object) => Ajv }).Ajv(OPTIONS);
   return shared;
 }
 
-/** Compiles a schema once; compile errors (a broken schema) throw. */
+/** Compiles a schema once (or takes its generated code from the cache); compile errors (a broken schema) throw. */
 export function compileSchema<T = unknown>(schema: JsonSchema): ValidateFunction<T> {
-  return ajv().compile<T>(schema as object);
+  const cached = cachedValidator<T>(schema as object, OPTIONS_KEY);
+  if (cached) return cached;
+  const validate = ajv().compile<T>(schema as object);
+  storeValidator(ajv(), schema as object, OPTIONS_KEY, validate as ValidateFunction);
+  return validate;
 }
 
 /** One readable line per schema error: `/limits/maxTurns: must be integer (got "ten")`. */
