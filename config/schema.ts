@@ -62,6 +62,20 @@ export const coreConfigSchema: JsonSchema = {
       type: 'object',
       additionalProperties: { type: 'object', additionalProperties: modelPrice },
     },
+    sandbox: {
+      anyOf: [
+        { enum: ['auto', 'required', 'off'] },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            mode: { enum: ['auto', 'required', 'off'] },
+            network: { type: 'boolean' },
+            writable: { type: 'array', items: { type: 'string', minLength: 1 } },
+          },
+        },
+      ],
+    },
     limits: {
       type: 'object',
       additionalProperties: false,

@@ -1,5 +1,5 @@
 import { PluginError } from './errors.js';
-import type { CliCommand, CommandRegistry, SlashCommand } from './types/commands.js';
+import type { CliCommand, CommandRegistry, DoctorCheck, SlashCommand } from './types/commands.js';
 
 const COMMAND_NAME = /^[a-z][a-z0-9_:-]*$/i;
 
@@ -7,6 +7,7 @@ const COMMAND_NAME = /^[a-z][a-z0-9_:-]*$/i;
 export function createCommandRegistry(currentPlugin: () => string | undefined): CommandRegistry {
   const slash = new Map<string, SlashCommand & { plugin?: string }>();
   const cli = new Map<string, CliCommand & { plugin?: string }>();
+  const checks: DoctorCheck[] = [];
   const add = <T extends { name: string }>(map: Map<string, T & { plugin?: string }>, kind: string, command: T) => {
     const plugin = currentPlugin();
     if (!COMMAND_NAME.test(command.name))
@@ -26,5 +27,7 @@ export function createCommandRegistry(currentPlugin: () => string | undefined): 
     slash: (name) => slash.get(name),
     listSlash: () => [...slash.values()].sort((a, b) => a.name.localeCompare(b.name)),
     listCli: () => [...cli.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    addCheck: (check) => void checks.push(check),
+    listChecks: () => [...checks],
   };
 }

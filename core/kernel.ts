@@ -34,7 +34,7 @@ export interface KernelOptions {
 }
 
 /** Top-level config keys the core owns; plugins claim more through `configKey`. */
-export const CORE_CONFIG_KEYS = ['$schema', 'extends', 'plugins', 'provider', 'permissions', 'context', 'persistence', 'limits', 'pricing'];
+export const CORE_CONFIG_KEYS = ['$schema', 'extends', 'plugins', 'provider', 'permissions', 'context', 'persistence', 'limits', 'sandbox', 'pricing'];
 
 function hookProxy(hooks: Hooks): Hooks {
   const ignored = new Set(['then', 'toJSON', 'constructor', 'inspect', 'nodeType', 'asymmetricMatch', 'valueOf', 'toString']);

@@ -28,7 +28,7 @@ function nodeOk(version: string): boolean {
 export function registerDoctorCommand(program: Command, exit: { code: number }): void {
   program
     .command('doctor')
-    .description('check Node, configuration, provider keys and optional tools (ripgrep, bubblewrap)')
+    .description('check Node, configuration, provider keys, optional tools (ripgrep) and what plugins check (the Bash sandbox, ...)')
     .option('--json', 'machine-readable output')
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonFlags & { json?: boolean }>();
@@ -41,6 +41,14 @@ export function registerDoctorCommand(program: Command, exit: { code: number }):
         providerName = kernel.config.provider?.name;
         checks.push({ name: 'config', ok: true, detail: files.length ? files.join(', ') : 'no config file found; using built-in defaults' });
         checks.push({ name: 'plugins', ok: true, detail: `${kernel.plugins.length} loaded: ${kernel.plugins.map((p) => p.name).join(', ') || '(none)'}` });
+        kernel.hooks.commands.call(kernel.commands);
+        for (const check of kernel.commands.listChecks()) {
+          try {
+            checks.push({ name: check.name, ...(await check.run()) });
+          } catch (error) {
+            checks.push({ name: check.name, ok: false, detail: `the check failed: ${formatError(error)}` });
+          }
+        }
         try {
           const provider = kernel.provider();
           checks.push({ name: 'provider', ok: true, detail: `${provider.name}, model ${kernel.config.provider?.model ?? '(provider default)'}` });
@@ -66,10 +74,6 @@ export function registerDoctorCommand(program: Command, exit: { code: number }):
       if (providerName) checks.push({ name: 'selected provider', ok: true, detail: providerName });
       const rg = versionOf('rg', ['--version']);
       checks.push({ name: 'ripgrep', ok: !!rg, detail: rg ?? 'not found: Grep uses the built-in scanner (slower on big trees)' });
-      if (process.platform === 'linux') {
-        const bwrap = versionOf('bwrap', ['--version']);
-        checks.push({ name: 'bubblewrap', ok: !!bwrap, detail: bwrap ? `${bwrap}: shell commands run sandboxed (sandbox: auto)` : 'not found: shell commands run without an OS sandbox' });
-      }
       const git = versionOf('git', ['--version']);
       checks.push({ name: 'git', ok: !!git, detail: git ?? 'not found' });
 

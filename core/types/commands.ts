@@ -38,10 +38,28 @@ export interface CliCommand {
   action?(args: string[], options: Record<string, unknown>): Promise<number | void> | number | void;
 }
 
+/** What a doctor check found. */
+export interface DoctorResult {
+  ok: boolean;
+  /** One line: what was found and, when not ok, what to do. */
+  detail: string;
+  /** Not ok means the agent cannot work at all (`assistant doctor` exits 1). */
+  fatal?: boolean;
+}
+
+/** A check `assistant doctor` runs, contributed by the plugin that knows what to check. */
+export interface DoctorCheck {
+  name: string;
+  run(): Promise<DoctorResult> | DoctorResult;
+}
+
 /** The registry plugins add their commands to. */
 export interface CommandRegistry {
   addSlash(command: SlashCommand): void;
   addCli(command: CliCommand): void;
+  /** Adds a line to `assistant doctor` (names need not be unique across plugins). */
+  addCheck(check: DoctorCheck): void;
+  listChecks(): DoctorCheck[];
   slash(name: string): SlashCommand | undefined;
   listSlash(): SlashCommand[];
   listCli(): CliCommand[];

@@ -16,6 +16,23 @@ export interface LimitsConfig {
   maxCostUsd?: number;
 }
 
+/**
+ * How tools that run commands confine them (an OS sandbox such as bubblewrap on Linux). A string
+ * is short for `{ mode }`. `auto` sandboxes where the OS allows it, `required` refuses to run a
+ * command unsandboxed, `off` never sandboxes.
+ */
+export type SandboxConfig =
+  | 'auto'
+  | 'required'
+  | 'off'
+  | {
+      mode?: 'auto' | 'required' | 'off';
+      /** Let sandboxed commands reach the network (default false). */
+      network?: boolean;
+      /** More paths commands may write, besides the project and the temp directory (`~/` allowed). */
+      writable?: string[];
+    };
+
 /** The configuration, as merged from every layer (see docs/configuration.md). */
 export interface AssistantConfig {
   extends?: string | string[];
@@ -25,6 +42,7 @@ export interface AssistantConfig {
   context?: { strategy?: string; [option: string]: unknown };
   persistence?: { store?: string; [option: string]: unknown };
   limits?: LimitsConfig;
+  sandbox?: SandboxConfig;
   /** Model prices by provider, then model pattern, in US dollars per million tokens (defaults: config/pricing.json). */
   pricing?: Record<string, Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>>;
   /** Keys owned by plugins (`configKey`), validated by their schemas. */

@@ -34,7 +34,8 @@ function runCommand(shell: string, command: string, cwd: string, timeoutMs: numb
   return new Promise((resolve, reject) => {
     const limit = typeof task.options.maxOutputChars === 'number' ? task.options.maxOutputChars : DEFAULT_MAX_OUTPUT;
     const scrub = Array.isArray(task.options.scrubEnv) ? task.options.scrubEnv.map(String) : [];
-    const child = spawnCommand(shell, command, cwd, commandEnv(scrub));
+    const sandbox = Array.isArray(task.state.sandbox) ? task.state.sandbox.map(String) : undefined;
+    const child = spawnCommand(shell, command, cwd, commandEnv(scrub), sandbox);
     const output = new HeadTailBuffer(limit);
     let finalCwd = '';
     let stoppedBy: Outcome['stoppedBy'];
@@ -107,6 +108,12 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   const text = cleanOutput(outcome.output);
   const body = [text || '(no output)', ...notes].join('\n');
   const failed = outcome.stoppedBy !== undefined || outcome.code !== 0;
-  const metadata = { exitCode: outcome.code, cwd, cwdShown: displayPath(cwd, task.projectRoot), ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}) };
+  const metadata = {
+    exitCode: outcome.code,
+    cwd,
+    cwdShown: displayPath(cwd, task.projectRoot),
+    sandboxed: Array.isArray(task.state.sandbox),
+    ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
+  };
   return failed ? { ...errorResult(outcome.stoppedBy === 'timeout' ? 'ASSISTANT_TOOL_TIMEOUT' : outcome.stoppedBy === 'cancel' ? 'ASSISTANT_TOOL_ABORTED' : 'ASSISTANT_TOOL_FAILED', body, metadata) } : textResult(body, metadata);
 }

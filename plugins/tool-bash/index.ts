@@ -1,6 +1,7 @@
-import { definePlugin, realPath, type ToolContext } from '../../core/index.js';
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { readFileSync } from 'node:fs';
+import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type ToolContext } from '../../core/index.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
+import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
 
 /** Options of the tool-bash plugin. */
 export interface ToolBashOptions {
@@ -26,7 +27,28 @@ export default definePlugin<ToolBashOptions>({
     },
     additionalProperties: false,
   },
-  apply(kernel, options) {
+  apply(kernel, options, { logger }) {
+    const sandbox = sandboxSettings(kernel.config.sandbox);
+    let warned = false;
+    /** The bwrap command line for the next command, nothing when it runs unsandboxed, or the refusal. */
+    const sandboxFor = (): string[] | Error | undefined => {
+      if (sandbox.mode === 'off') return undefined;
+      const probe = probeSandbox();
+      if (!probe.available) {
+        if (sandbox.mode === 'required') return sandboxUnavailable(probe);
+        if (!warned) logger.info(`Bash commands run without an OS sandbox: ${probe.reason}`);
+        warned = true;
+        return undefined;
+      }
+      return sandboxArgs(sandbox, realPath(kernel.projectRoot), { hide: hiddenData(kernel) });
+    };
+    // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
+    kernel.hooks.ready.tapPromise('tool-bash', async () => {
+      const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
+      if (refusal instanceof Error) throw refusal;
+    });
+    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox) }));
+
     // The shell's working directory per session and agent: kept here, handed to each command.
     const cwds = new Map<string, string>();
     const key = (context: ToolContext) => `${context.sessionId ?? ''}\0${context.agentId ?? ''}`;
@@ -56,7 +78,11 @@ export default definePlugin<ToolBashOptions>({
       },
       timeoutMs: (input) => limit(input) + RUNTIME_MARGIN_MS,
       summarize: (input) => String(input.description ?? input.command ?? ''),
-      prepare: (_input, context) => ({ state: { cwd: cwds.get(key(context)) ?? realPath(kernel.cwd) } }),
+      prepare: (_input, context) => {
+        const wrap = sandboxFor();
+        if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
+        return { state: { cwd: cwds.get(key(context)) ?? realPath(kernel.cwd), ...(wrap ? { sandbox: wrap } : {}) } };
+      },
       settle: (result, _input, context) => {
         const cwd = result.metadata?.cwd;
         if (typeof cwd === 'string') cwds.set(key(context), cwd);
@@ -64,3 +90,21 @@ export default definePlugin<ToolBashOptions>({
     });
   },
 });
+
+/** Session data (transcripts may hold what the user pasted) is hidden from commands, unless the project lives in it. */
+function hiddenData(kernel: Kernel): string[] {
+  const data = userDirs().data;
+  return isInside(realPath(kernel.projectRoot), realPath(data)) ? [] : [data];
+}
+
+/** The `assistant doctor` line: what Bash commands run under. */
+function sandboxCheck(settings: SandboxSettings) {
+  if (settings.mode === 'off') return { ok: true, detail: 'off: Bash commands run unconfined (sandbox: off)' };
+  const probe = probeSandbox();
+  if (!probe.available) {
+    const required = settings.mode === 'required';
+    return { ok: false, fatal: required, detail: `${probe.reason}; ${required ? 'sandbox: required, so Bash commands will not run' : 'Bash commands run without an OS sandbox (sandbox: auto)'}` };
+  }
+  const allowed = [`the project and ${settings.writable.length ? `${settings.writable.join(', ')} and ` : ''}the temp directory writable`, settings.network ? 'network on' : 'network off', 'secrets hidden'];
+  return { ok: true, detail: `${probe.version}: Bash commands run sandboxed (${allowed.join(', ')}; sandbox: ${settings.mode})` };
+}

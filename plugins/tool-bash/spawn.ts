@@ -1,7 +1,7 @@
 /**
  * The one place Bash starts processes: which shell, with which environment, in its own process
- * group so that a cancel kills everything the command started. (An OS sandbox, when configured,
- * wraps the command here.)
+ * group so that a cancel kills everything the command started. The OS sandbox, when on, wraps the
+ * shell here (sandbox.ts builds its command line).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -61,9 +61,14 @@ export function commandEnv(extraScrub: readonly string[] = []): NodeJS.ProcessEn
   return env;
 }
 
-/** Starts `command` in `cwd` in a new process group; fd 3 of the child reports its final directory. */
-export function spawnCommand(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(shell, ['-c', SCRIPT, 'assistant-bash', cwd, command], {
+/**
+ * Starts `command` in `cwd` in a new process group; fd 3 of the child reports its final directory.
+ * `sandbox` is the bwrap command line to run the shell under, when the command is sandboxed.
+ */
+export function spawnCommand(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv, sandbox?: readonly string[]): ChildProcess {
+  const argv = [shell, '-c', SCRIPT, 'assistant-bash', cwd, command];
+  const [file, ...args] = sandbox?.length ? [...sandbox, '--chdir', cwd, ...argv] : argv;
+  return spawn(file!, args, {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],

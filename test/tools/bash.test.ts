@@ -13,7 +13,8 @@ beforeAll(async () => {
   mkdirSync(join(root, 'deep', 'er'), { recursive: true });
   process.env.ANTHROPIC_API_KEY = 'sk-test-secret';
   process.env.ASSISTANT_TEST_VISIBLE = 'visible';
-  ({ kernel } = await kernelFor(root));
+  // Unsandboxed: these tests follow host process ids (sandboxed runs are in test/tools/sandbox.test.ts).
+  ({ kernel } = await kernelFor(root, undefined, { config: { sandbox: 'off' } }));
 });
 afterAll(async () => {
   delete process.env.ANTHROPIC_API_KEY;

@@ -1,0 +1,96 @@
+/**
+ * The OS sandbox for Bash on Linux: bubblewrap with the whole file system read-only, the project
+ * and the temp directory writable, secret files and folders hidden, the network cut off unless
+ * allowed, and the command's processes in their own PID namespace (so killing bwrap kills them all).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ToolError, type SandboxConfig } from '../../core/index.js';
+
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+export interface SandboxSettings {
+  mode: SandboxMode;
+  network: boolean;
+  writable: string[];
+}
+
+/** Reads the `sandbox` config key (a mode string or an object). */
+export function sandboxSettings(config: SandboxConfig | undefined): SandboxSettings {
+  if (typeof config === 'string') return { mode: config, network: false, writable: [] };
+  return { mode: config?.mode ?? 'auto', network: config?.network ?? false, writable: config?.writable ?? [] };
+}
+
+/** Folders and files under the home directory that hold credentials. */
+const HOME_SECRETS = ['.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker/config.json', '.config/gcloud', '.config/gh', '.netrc', '.git-credentials', '.npmrc', '.pypirc'];
+/** Project files that hold secrets: `.env` and `.env.*`, except the example. */
+const isEnvFile = (name: string) => (name === '.env' || name.startsWith('.env.')) && name !== '.env.example';
+
+/** Whether bubblewrap is installed and can create its namespaces here (containers may forbid them). */
+export interface SandboxProbe {
+  available: boolean;
+  /** Why not, in words for `assistant doctor` and error messages. */
+  reason?: string;
+  version?: string;
+}
+
+let probed: SandboxProbe | undefined;
+
+export function probeSandbox(): SandboxProbe {
+  if (probed) return probed;
+  if (process.platform !== 'linux') return (probed = { available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap)` });
+  const version = spawnSync('bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
+  if (version.error || version.status !== 0) return (probed = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' });
+  const trial = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 5000 });
+  if (trial.status !== 0)
+    return (probed = { available: false, version: version.stdout.trim(), reason: `bwrap cannot create namespaces here (${(trial.stderr || trial.error?.message || '').trim() || `exit ${trial.status}`}); user namespaces may be disabled` });
+  return (probed = { available: true, version: version.stdout.trim() });
+}
+
+/** The refusal when `sandbox: required` cannot be met. */
+export function sandboxUnavailable(probe: SandboxProbe): ToolError {
+  return new ToolError('ASSISTANT_SANDBOX_UNAVAILABLE', `sandbox is "required" but ${probe.reason}; the command was not run. Install bubblewrap or set sandbox: auto`, { plugin: 'tool-bash' });
+}
+
+const real = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+};
+const expandHome = (path: string, home: string) => (path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path);
+
+/** Paths to hide: secrets under the home directory and in the project root, and extra ones (the session data). */
+function hiddenPaths(projectRoot: string, home: string, extra: readonly string[]): string[] {
+  const found = HOME_SECRETS.map((p) => join(home, p)).filter((p) => existsSync(p));
+  try {
+    for (const name of readdirSync(projectRoot)) if (isEnvFile(name)) found.push(join(projectRoot, name));
+  } catch {
+    // An unreadable project root hides nothing more.
+  }
+  return [...found, ...extra.filter((p) => existsSync(p))].map((p) => real(p) ?? p);
+}
+
+/**
+ * The bwrap arguments that go before the shell: read-only root, writable project, temp directory
+ * and configured paths, hidden secrets (empty tmpfs for folders, /dev/null for files), and no
+ * network unless allowed.
+ */
+export function sandboxArgs(settings: SandboxSettings, projectRoot: string, options: { hide?: readonly string[]; home?: string } = {}): string[] {
+  const home = options.home ?? homedir();
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
+  if (!settings.network) args.push('--unshare-net');
+  const writable = [projectRoot, tmpdir(), ...settings.writable.map((p) => resolve(projectRoot, expandHome(p, home)))];
+  for (const path of new Set(writable.map((p) => real(p)).filter((p): p is string => !!p))) args.push('--bind', path, path);
+  for (const path of hiddenPaths(projectRoot, home, options.hide ?? [])) {
+    try {
+      args.push(...(statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
+    } catch {
+      // Gone since it was listed: nothing to hide.
+    }
+  }
+  return ['bwrap', ...args];
+}

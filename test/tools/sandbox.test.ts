@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kernel, ToolResultPart } from '../../dist/core/index.js';
+import { probeSandbox, sandboxArgs } from '../../dist/plugins/tool-bash/sandbox.js';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
+import { kernelFor, mustHaveTools, runOne, text } from './helpers.js';
+
+const probe = probeSandbox();
+if (!probe.available && !mustHaveTools) console.warn(`the Bash sandbox tests are skipped: ${probe.reason}`);
+const sandboxed = describe.skipIf(!probe.available && !mustHaveTools);
+
+// Outside the project and outside the temp directory (which stays writable): written only when unconfined.
+const outsideRoot = existsSync('/var/tmp') ? '/var/tmp' : tempDir();
+const kernels: Kernel[] = [];
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  server = createServer((_req, res) => res.end('reached'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(async () => {
+  for (const kernel of kernels.splice(0)) await kernel.shutdown();
+  server.close();
+});
+
+async function bashIn(root: string, sandbox: unknown) {
+  const { kernel } = await kernelFor(root, undefined, { config: { sandbox: sandbox as 'auto' } });
+  kernels.push(kernel);
+  return (command: string, context = {}) => runOne(kernel, 'Bash', { command }, context);
+}
+const fetchCommand = () => `node -e "fetch('${url}').then(r => r.text()).then(t => console.log('got ' + t), e => console.log('net error: ' + (e.cause?.code ?? e.message)))"`;
+const meta = (result: ToolResultPart) => result.metadata as Record<string, unknown> | undefined;
+
+sandboxed('the Bash sandbox (bubblewrap)', () => {
+  it('lets commands write the project but nothing outside it, and cuts the network', async () => {
+    const root = makeProject({ 'src/a.txt': 'a\n' });
+    const outside = mkdtempSync(join(outsideRoot, 'assistant-sandbox-'));
+    const bash = await bashIn(root, 'auto');
+
+    const inside = await bash('mkdir -p build && echo built > build/out.txt && cd src && cat a.txt');
+    expect(text(inside)).toBe('a');
+    expect(meta(inside)?.sandboxed).toBe(true);
+    expect(readFileSync(join(root, 'build/out.txt'), 'utf8')).toBe('built\n');
+    // The working directory is still kept between commands.
+    expect(text(await bash('pwd -P'))).toBe(join(realpathSync(root), 'src'));
+
+    const escape = await bash(`echo leaked > ${outside}/x.txt`);
+    expect(text(escape)).toMatch(/Read-only file system/);
+    expect(existsSync(join(outside, 'x.txt'))).toBe(false);
+
+    expect(text(await bash(fetchCommand()))).toMatch(/^net error: /);
+
+    // The same commands unconfined: the write lands and the server answers, so the test can tell.
+    const open = await bashIn(root, 'off');
+    expect(meta(await open(`echo ok > ${outside}/y.txt`))?.sandboxed).toBe(false);
+    expect(readFileSync(join(outside, 'y.txt'), 'utf8')).toBe('ok\n');
+    expect(text(await open(fetchCommand()))).toBe('got reached');
+  });
+
+  it('reaches the network only when allowed, and writes extra paths the config names', async () => {
+    const root = makeProject({});
+    const extra = mkdtempSync(join(outsideRoot, 'assistant-sandbox-extra-'));
+    const bash = await bashIn(root, { mode: 'auto', network: true, writable: [extra] });
+    expect(text(await bash(fetchCommand()))).toBe('got reached');
+    await bash(`echo cached > ${extra}/c.txt`);
+    expect(readFileSync(join(extra, 'c.txt'), 'utf8')).toBe('cached\n');
+  });
+
+  it('hides secrets: .env files of the project and credential folders of the home directory', () => {
+    const home = tempDir('assistant-home-');
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh/id_ed25519'), 'PRIVATE KEY');
+    writeFileSync(join(home, '.netrc'), 'machine example.com password hunter2');
+    const root = makeProject({ '.env': 'API_KEY=sk-live', '.env.example': 'API_KEY=', 'notes.txt': 'visible' });
+    symlinkSync(join(root, '.env'), join(root, 'env-link'));
+    const args = sandboxArgs({ mode: 'auto', network: false, writable: [] }, realpathSync(root), { home });
+    const run = (command: string) => spawnSync(args[0]!, [...args.slice(1), '--chdir', root, 'sh', '-c', command], { encoding: 'utf8' });
+    expect(run('cat notes.txt .env.example').stdout).toBe('visibleAPI_KEY=');
+    expect(run('cat .env; cat env-link').stdout).toBe('');
+    expect(run(`ls -A ${home}/.ssh`).stdout).toBe('');
+    expect(run(`cat ${home}/.netrc`).stdout).toBe('');
+    expect(run(`echo x > .env`).stderr).toMatch(/Read-only file system|Permission denied/);
+    expect(readFileSync(join(root, '.env'), 'utf8')).toBe('API_KEY=sk-live');
+  });
+
+  it('stops everything a cancelled command started, inside its PID namespace', async () => {
+    const root = makeProject({});
+    const bash = await bashIn(root, 'auto');
+    const controller = new AbortController();
+    const pending = bash(`(trap "" TERM; while true; do date +%s%N > tick; sleep 0.05; done) & wait`, { signal: controller.signal });
+    for (let i = 0; i < 200 && !existsSync(join(root, 'tick')); i++) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    expect(meta(await pending)?.code).toBe('ASSISTANT_TOOL_ABORTED');
+    const last = readFileSync(join(root, 'tick'), 'utf8');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(readFileSync(join(root, 'tick'), 'utf8')).toBe(last);
+  });
+});
+
+describe('sandbox: required without bubblewrap', () => {
+  it('stops the run before any model request, and doctor says why', async () => {
+    // A PATH with node but no bwrap.
+    const bin = tempDir('assistant-bin-');
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const env = { ...isolatedEnv(), PATH: bin, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'test' };
+    const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: 'required' }) });
+    const run = await runCli(['-p', 'list the files'], { cwd: root, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/ASSISTANT_SANDBOX_UNAVAILABLE: sandbox is "required" but bubblewrap \(bwrap\) is not installed/);
+    const doctor = await runCli(['doctor'], { cwd: root, env });
+    expect(doctor.stdout).toMatch(/FAIL {2}sandbox: bubblewrap \(bwrap\) is not installed.*sandbox: required, so Bash commands will not run/);
+    expect(doctor.code).toBe(1);
+  });
+});
