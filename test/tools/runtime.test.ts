@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel, LockSet, ToolDefinition } from '../../dist/core/index.js';
@@ -132,7 +132,12 @@ describe('tool pipeline', () => {
   it('emits tool_start and tool_end for every call, with origin, and returns results in call order', async () => {
     const { kernel: k, events, root } = await setup();
     const file = join(root, 'second-done');
-    const calls = [call('ProbeRead', { kind: 'wait-for', file, path: 'x' }), call('ProbeRead', { kind: 'touch', file, path: 'y' }), call('Nope', {})];
+    const calls = [call('ProbeRead', { kind: 'wait-for', file, path: 'x' }), call('ProbeRead', { kind: 'echo', path: 'y' }), call('Nope', {})];
+    // The first call finishes only once the main thread has seen the second one end: a fixed
+    // finishing order, with no race between a worker's file write and its result's delivery.
+    k.hooks.event.tap('test-release', (event) => {
+      if (event.type === 'tool_end' && event.call.id === calls[1]!.id) writeFileSync(file, '');
+    });
     const results = await runCalls(k, calls, { agentId: 'sub-1' });
     expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
     const ends = events.filter((e) => e.type === 'tool_end');
