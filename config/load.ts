@@ -1,4 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
 import { ConfigError } from '../core/errors.js';
@@ -40,10 +42,18 @@ export interface LoadConfigOptions {
   noUserConfig?: boolean;
 }
 
+/**
+ * JavaScript configs are imported, never require()d: cosmiconfig's require() fallback hides the real
+ * error of a broken ES module behind "Cannot require() ES Module …".
+ */
+async function importConfig(file: string): Promise<unknown> {
+  return ((await import(pathToFileURL(await realpath(file)).href)) as { default?: unknown }).default;
+}
+const JS_LOADERS = { '.js': importConfig, '.mjs': importConfig, '.cjs': importConfig };
+
 let explorer: PublicExplorer | undefined;
-function getExplorer(places: string[] = SEARCH_PLACES): PublicExplorer {
-  if (places !== SEARCH_PLACES) return cosmiconfig('assistant', { searchPlaces: places, searchStrategy: 'none', cache: false });
-  explorer ??= cosmiconfig('assistant', { searchPlaces: SEARCH_PLACES, searchStrategy: 'none', cache: false });
+function getExplorer(): PublicExplorer {
+  explorer ??= cosmiconfig('assistant', { searchPlaces: SEARCH_PLACES, searchStrategy: 'none', cache: false, loaders: JS_LOADERS });
   return explorer;
 }
 
@@ -68,9 +78,24 @@ function normalizeModule(config: unknown, file: string): AssistantConfig {
 }
 
 function parseError(file: string, cause: unknown): ConfigError {
-  const raw = (cause as Error)?.message ?? String(cause);
-  const firstLine = raw.split('\n')[0]!.replace(/^YAMLException: /, '').replace(/^JSONError: /, '');
-  return new ConfigError('ASSISTANT_CONFIG_PARSE', `${file}: cannot be parsed: ${firstLine}`, { file, cause });
+  return new ConfigError('ASSISTANT_CONFIG_PARSE', `${file}: cannot be parsed: ${parseReason(cause)}`, { file, cause });
+}
+
+/**
+ * The parser's reason on one line. cosmiconfig's messages open with a bare "YAML Error in <file>:" /
+ * "JSON Error in <file>:" header and carry code frames, so the reason is picked out rather than the first line.
+ */
+function parseReason(cause: unknown): string {
+  const error = cause as { reason?: unknown; mark?: { line: number; column: number }; message?: unknown };
+  if (typeof error?.reason === 'string' && error.mark)
+    return `${error.reason} (line ${error.mark.line + 1}, column ${error.mark.column + 1})`;
+  const raw = typeof error?.message === 'string' ? error.message : String(cause);
+  const lines = raw
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/^(YAML|JSON) Error in /.test(line) && !/^[>|\d\s-]*\|/.test(line) && !/^-*\^$/.test(line));
+  const reason = (lines[0] ?? raw.split('\n')[0]!).replace(/^(YAMLException|JSONError|SyntaxError): /, '');
+  return reason.replace(/ while parsing '.*'$/, '');
 }
 
 async function searchUp(from: string): Promise<string | undefined> {

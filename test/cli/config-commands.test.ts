@@ -21,8 +21,17 @@ describe('assistant config validate', () => {
     const dir = makeProject({ '.assistantrc.yaml': 'provider:\n  name: [anthropic\n' });
     const r = await runCli(['config', 'validate'], { cwd: dir, env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^ASSISTANT_CONFIG_PARSE: .*\.assistantrc\.yaml: cannot be parsed: /);
+    expect(r.stderr).toBe(
+      `ASSISTANT_CONFIG_PARSE: ${join(dir, '.assistantrc.yaml')}: cannot be parsed: unexpected end of the stream within a flow collection (line 3, column 1)\n`,
+    );
     noStack(r.stderr);
+  });
+
+  it('rejects a JavaScript config with a syntax error with the real reason, not a require() fallback', async () => {
+    const dir = makeProject({ '.assistantrc.mjs': 'export default { limits: { maxTurns: 3 ' });
+    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`ASSISTANT_CONFIG_PARSE: ${join(dir, '.assistantrc.mjs')}: cannot be parsed: Unexpected end of input\n`);
   });
 
   it('rejects a wrong type with file, JSON path and expectation', async () => {

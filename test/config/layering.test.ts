@@ -83,14 +83,23 @@ describe('config layering', () => {
     expect(message).toContain('/permissions/mode: must be one of "default", "acceptEdits", "plan", "bypass" (got "yolo")');
   });
 
-  it('reports unparseable YAML and JSON with the file', async () => {
+  it('reports unparseable YAML and JSON, and a throwing JavaScript config, with the file and the parser reason', async () => {
     const env = isolatedEnv();
     const yaml = makeProject({ '.assistantrc.yaml': 'limits:\n  maxTurns: [1, 2\n' });
     await expect(loadConfig({ cwd: yaml, env })).rejects.toMatchObject({
       code: 'ASSISTANT_CONFIG_PARSE',
-      message: expect.stringContaining(join(yaml, '.assistantrc.yaml')),
+      message: `${join(yaml, '.assistantrc.yaml')}: cannot be parsed: unexpected end of the stream within a flow collection (line 3, column 1)`,
     });
     const json = makeProject({ '.assistantrc.json': '{ "limits": { "maxTurns": 3, } ' });
-    await expect(loadConfig({ cwd: json, env })).rejects.toMatchObject({ code: 'ASSISTANT_CONFIG_PARSE', file: join(json, '.assistantrc.json') });
+    await expect(loadConfig({ cwd: json, env })).rejects.toMatchObject({
+      code: 'ASSISTANT_CONFIG_PARSE',
+      file: join(json, '.assistantrc.json'),
+      message: expect.stringMatching(/\.assistantrc\.json: cannot be parsed: .*JSON at position \d+/),
+    });
+    const throwing = makeProject({ 'assistant.config.mjs': 'throw new Error("no config today");' });
+    await expect(loadConfig({ cwd: throwing, env })).rejects.toMatchObject({
+      message: `${join(throwing, 'assistant.config.mjs')}: cannot be parsed: no config today`,
+    });
   });
+
 });
