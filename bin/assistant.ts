@@ -2,6 +2,12 @@
 // The CLI entry. `--version` is answered before anything else is imported, so it costs a bare Node start.
 import { readFileSync } from 'node:fs';
 
+// A reader that goes away (`assistant plugins | head`) is not a crash: the rest of the output is dropped.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -14,6 +14,7 @@ import type { MetricsRegistry } from './metrics.js';
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
   name: string;
+  /** The plugin's own version, or else its package's (package.json) when loaded by package name. */
   version?: string;
   /** Resolved file the plugin was imported from. */
   source: string;

@@ -90,7 +90,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   }
   const hooks = hookProxy(rawHooks);
 
-  const prepared = await collectPlugins(config.plugins, config.disabled);
+  const prepared = await collectPlugins(config.plugins, config.disabled, config.projectRoot);
   prepared.push(...(options.extraPlugins ?? []));
   checkCompatibility(prepared, KERNEL_API_VERSION);
   checkUnknownKeys(config, prepared);
@@ -160,7 +160,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   for (const item of prepared) {
     const { plugin } = item;
     const pluginOptions = resolveOptions(item, config.values, sourceOf);
-    const info: LoadedPlugin = { name: plugin.name, version: plugin.version, source: item.source, listedIn: item.listedIn, hooks: [] };
+    const info: LoadedPlugin = { name: plugin.name, version: plugin.version ?? item.packageVersion, source: item.source, listedIn: item.listedIn, hooks: [] };
     loaded.set(plugin.name, info);
     (kernel.plugins as LoadedPlugin[]).push(info);
     tracker.active = plugin.name;

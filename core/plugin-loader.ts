@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PluginError, ConfigError } from './errors.js';
 import type { Plugin } from './kernel-types.js';
@@ -12,17 +14,27 @@ export interface PreparedPlugin {
   options: Record<string, unknown>;
   source: string;
   listedIn: string;
+  /** The version in the package's package.json, for a package plugin that declares none itself. */
+  packageVersion?: string;
 }
 
 const NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
-/** Imports one plugin module and checks it exports a plugin. */
-export async function importPlugin(entry: ResolvedPluginEntry): Promise<{ plugin: Plugin<any>; source: string }> {
-  const file = resolveModule(entry.spec, entry.baseDir);
+/**
+ * Imports one plugin module and checks it exports a plugin. A package name is looked up from the
+ * project's directory first (so a preset or the user's global config can name a package the project
+ * installed), then from the directory of the file that listed it.
+ */
+export async function importPlugin(
+  entry: ResolvedPluginEntry,
+  projectRoot?: string,
+): Promise<{ plugin: Plugin<any>; source: string; packageVersion?: string }> {
+  const fromProject = projectRoot && !isPathSpec(entry.spec) ? resolveModule(entry.spec, projectRoot) : undefined;
+  const file = fromProject ?? resolveModule(entry.spec, entry.baseDir);
   if (!file) {
     const how = isPathSpec(entry.spec)
       ? `no file at ${entry.spec} (relative to ${entry.baseDir})`
-      : `package "${entry.spec}" is not installed in ${entry.baseDir} or a parent node_modules (run: npm install --save-dev ${entry.spec})`;
+      : `package "${entry.spec}" is not installed in ${projectRoot ?? entry.baseDir} or a parent node_modules (run: npm install --save-dev ${entry.spec})`;
     throw new PluginError('ASSISTANT_PLUGIN_NOT_FOUND', `cannot load plugin "${entry.spec}" listed in ${entry.source}: ${how}`, {
       file: entry.source,
     });
@@ -46,18 +58,35 @@ export async function importPlugin(entry: ResolvedPluginEntry): Promise<{ plugin
     );
   if (!NAME.test(candidate.name))
     throw new PluginError('ASSISTANT_PLUGIN_INVALID', `plugin name "${candidate.name}" (${file}) must be kebab-case`, { file });
-  return { plugin: candidate, source: file };
+  const packageVersion = isPathSpec(entry.spec) ? undefined : installedVersion(entry.spec, file);
+  return { plugin: candidate, source: file, ...(packageVersion ? { packageVersion } : {}) };
+}
+
+/** The `version` of the installed package `spec` names, read from the package.json above its resolved file. */
+function installedVersion(spec: string, file: string): string | undefined {
+  const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    try {
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === name) return typeof pkg.version === 'string' ? pkg.version : undefined;
+    } catch {
+      // An unreadable manifest only costs the version column.
+    }
+  }
+  return undefined;
 }
 
 /**
  * Imports the listed plugins and settles the final set: an entry naming an already-listed plugin
  * only changes its options; a plugin with the name of an earlier one replaces it; `false` disables.
  */
-export async function collectPlugins(entries: ResolvedPluginEntry[], disabled: string[]): Promise<PreparedPlugin[]> {
+export async function collectPlugins(entries: ResolvedPluginEntry[], disabled: string[], projectRoot?: string): Promise<PreparedPlugin[]> {
   const byName = new Map<string, PreparedPlugin>();
   // Imports run in parallel; settling keeps the listed order.
   // (An entry that turns out to name an already-listed plugin has its import result ignored.)
-  const imports = entries.map((entry) => importPlugin(entry).catch((error: unknown) => ({ error })));
+  const imports = entries.map((entry) => importPlugin(entry, projectRoot).catch((error: unknown) => ({ error })));
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     const existing = !isPathSpec(entry.spec) ? byName.get(entry.spec) : undefined;
@@ -69,7 +98,13 @@ export async function collectPlugins(entries: ResolvedPluginEntry[], disabled: s
     const imported = await imports[i]!;
     if ('error' in imported) throw imported.error;
     byName.delete(imported.plugin.name);
-    byName.set(imported.plugin.name, { plugin: imported.plugin, options: entry.options, source: imported.source, listedIn: entry.source });
+    byName.set(imported.plugin.name, {
+      plugin: imported.plugin,
+      options: entry.options,
+      source: imported.source,
+      listedIn: entry.source,
+      ...(imported.packageVersion ? { packageVersion: imported.packageVersion } : {}),
+    });
   }
   for (const name of disabled) byName.delete(name);
   return [...byName.values()];

@@ -5,7 +5,7 @@ import { boot, type CommonFlags } from '../boot.js';
 
 const builtinDir = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
-/** `assistant plugins`: each loaded plugin, its source, version and the hooks it tapped. */
+/** `assistant plugins`: each loaded plugin, its source, version, the hooks it tapped and the tools it registered. */
 export function registerPluginsCommand(program: Command, _exit: { code: number }): void {
   program
     .command('plugins')
@@ -22,6 +22,10 @@ export function registerPluginsCommand(program: Command, _exit: { code: number }
         source: p.source.startsWith(builtinDir) ? `built-in (${relative(builtinDir, p.source)})` : p.source,
         listedIn: p.listedIn,
         hooks: p.hooks,
+        tools: kernel.tools
+          .list()
+          .filter((tool) => tool.plugin === p.name)
+          .map((tool) => tool.name),
       }));
       if (opts.json) {
         process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
@@ -36,6 +40,7 @@ export function registerPluginsCommand(program: Command, _exit: { code: number }
         process.stdout.write(`  source: ${row.source}\n`);
         if (row.listedIn !== 'defaults') process.stdout.write(`  listed in: ${row.listedIn}\n`);
         process.stdout.write(`  hooks: ${row.hooks.length ? row.hooks.join(', ') : '(none)'}\n`);
+        if (row.tools.length) process.stdout.write(`  tools: ${row.tools.join(', ')}\n`);
       }
     });
 }

@@ -54,7 +54,7 @@ export interface ResolvedPluginEntry {
   /** Package name or path as written. */
   spec: string;
   options: Record<string, unknown>;
-  /** Directory relative paths and package names are resolved from. */
+  /** Directory relative paths are resolved from (package names: the project's directory first, then this). */
   baseDir: string;
   /** The file (or `defaults` / `flags`) that listed it. */
   source: string;

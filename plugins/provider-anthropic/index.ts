@@ -10,6 +10,7 @@ const optionsSchema = providerOptionsSchema({ tokenCount: { enum: ['estimate', '
  */
 export default definePlugin({
   name: PLUGIN,
+  version: '1.0.0',
   apply(kernel, _options, { logger }) {
     kernel.hooks.provider.for('anthropic').tap(PLUGIN, (settings) =>
       createAnthropicProvider(settings, validateProviderOptions<AnthropicOptions>(settings, optionsSchema, PLUGIN), logger),

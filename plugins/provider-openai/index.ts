@@ -13,6 +13,7 @@ const optionsSchema = providerOptionsSchema({
  */
 export default definePlugin({
   name: PLUGIN,
+  version: '1.0.0',
   apply(kernel, _options, { logger }) {
     kernel.hooks.provider.for('openai').tap(PLUGIN, (settings) =>
       createOpenAIProvider(settings, validateProviderOptions<OpenAIOptions>(settings, optionsSchema, PLUGIN), logger),

@@ -18,6 +18,7 @@ const RUNTIME_MARGIN_MS = 5_000;
 
 export default definePlugin<ToolBashOptions>({
   name: 'tool-bash',
+  version: '1.0.0',
   optionsSchema: {
     type: 'object',
     properties: {

@@ -7,6 +7,7 @@ export const REMINDER_TAG = 'todo-reminder';
 
 export default definePlugin({
   name: 'tool-todo',
+  version: '1.0.0',
   apply(kernel) {
     // Plans of sub-agents, and of the main agent when no session is open (tests, embedders).
     const local = new Map<string, TodoItem[]>();

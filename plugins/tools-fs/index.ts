@@ -17,6 +17,7 @@ const RECORDS_FILE = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
 
 export default definePlugin<ToolsFsOptions>({
   name: 'tools-fs',
+  version: '1.0.0',
   optionsSchema: {
     type: 'object',
     properties: { grepBackend: { enum: ['auto', 'ripgrep', 'scanner'], default: 'auto' } },

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { CLI, runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
 const env = isolatedEnv();
@@ -99,8 +101,25 @@ describe('assistant plugins / doctor / --version', () => {
     });
     const r = await runCli(['plugins', '--json'], { cwd: dir, env });
     expect(r.code).toBe(0);
-    const hello = JSON.parse(r.stdout).find((p: { name: string }) => p.name === 'hello');
-    expect(hello).toMatchObject({ version: '2.0.0', source: join(dir, 'p.mjs'), hooks: ['turnStart', 'commands'] });
+    const rows = JSON.parse(r.stdout) as Array<{ name: string; version: string; tools: string[] }>;
+    const hello = rows.find((p) => p.name === 'hello');
+    expect(hello).toMatchObject({ version: '2.0.0', source: join(dir, 'p.mjs'), hooks: ['turnStart', 'commands'], tools: [] });
+    // Every built-in says its version, and the tool plugins name their tools.
+    expect(rows.filter((p) => !p.version).map((p) => p.name)).toEqual([]);
+    expect(rows.find((p) => p.name === 'tools-fs')!.tools).toEqual(['Edit', 'Glob', 'Grep', 'LS', 'MultiEdit', 'Read', 'Write']);
+    const text = await runCli(['plugins'], { cwd: dir, env });
+    expect(text.stdout).toContain('tool-bash@1.0.0\n  source: built-in (tool-bash/index.js)\n  hooks: ready, commands\n  tools: Bash\n');
+  });
+
+  it('stops quietly when the reader of its output goes away (| head)', async () => {
+    const child = spawn(process.execPath, [CLI, 'plugins'], { cwd: makeProject(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the CLI has written anything, so its writes fail with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('doctor works with no key at all and reports what is missing', async () => {

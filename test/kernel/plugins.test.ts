@@ -50,6 +50,23 @@ describe('plugin loading', () => {
     expect(kernel.plugins.find((p) => p.name === 'packed')!.source).toBe(join(dir, 'node_modules/assistant-plugin-packed/index.js'));
   });
 
+  it("resolves a package named in the user's global config from the project's node_modules, with the package's version", async () => {
+    const globalEnv = isolatedEnv();
+    writeFiles(globalEnv.ASSISTANT_CONFIG_DIR!, { 'config.yaml': 'plugins:\n  - assistant-plugin-team\n' });
+    const dir = makeProject({
+      '.assistantrc': 'limits:\n  maxTurns: 7\n',
+      'node_modules/assistant-plugin-team/package.json': JSON.stringify({ name: 'assistant-plugin-team', version: '4.5.6', type: 'module', main: 'index.js' }),
+      // No version of its own: `assistant plugins` shows the package's.
+      'node_modules/assistant-plugin-team/index.js': "export default { name: 'team', apply() {} };\n",
+    });
+    const kernel = await createKernel({ config: await loadConfig({ cwd: dir, env: globalEnv }), headless: true });
+    expect(kernel.plugins.find((p) => p.name === 'team')).toMatchObject({
+      version: '4.5.6',
+      source: join(dir, 'node_modules/assistant-plugin-team/index.js'),
+      listedIn: join(globalEnv.ASSISTANT_CONFIG_DIR!, 'config.yaml'),
+    });
+  });
+
   it('names the package and the fix when a plugin is not installed', async () => {
     const dir = makeProject({ '.assistantrc': 'plugins: [assistant-plugin-missing]\n' });
     const error = await boot(dir).catch((e: unknown) => e);
