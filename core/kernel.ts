@@ -218,7 +218,7 @@ function selectProvider(hooks: Hooks, config: ResolvedConfig, known: Set<string>
       'no provider is selected: set provider.name in .assistantrc (e.g. "anthropic" or "openai") or pass --provider',
     );
   const hook = hooks.provider.get(name);
-  const created = hook?.isUsed() ? hook.call({ name, model, options: rest }) : undefined;
+  const created = hook?.isUsed() ? hook.call({ name, model, options: rest, sourceOf: (pointer) => sourceFor(config, pointer) }) : undefined;
   if (!created)
     throw new ProviderError(
       'ASSISTANT_PROVIDER_UNKNOWN',

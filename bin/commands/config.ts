@@ -1,7 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, isAssistantError } from '../../core/errors.js';
+import { checkContextStrategy } from '../../core/context/strategy.js';
+import type { Kernel } from '../../core/kernel-types.js';
+import { selectedStoreName } from '../../core/session-store.js';
 import { createKernel } from '../../core/kernel.js';
 import { boot, loadConfigFor, type CommonFlags } from '../boot.js';
 import { STARTER_CONFIG } from './starter-config.js';
@@ -17,6 +20,21 @@ function sourceOf(sources: Record<string, string>, pointer: string): string {
     if (sources[p]) return sources[p]!;
     if (!p) return 'defaults';
   }
+}
+
+/**
+ * What a run selects by name must exist, and the provider's own options must be valid: the checks a
+ * run would make on first use. Creating the provider and store loads no SDK and connects nowhere;
+ * a missing key is not a configuration error (it lives in the environment: `assistant doctor`).
+ */
+function checkSelections(kernel: Kernel): void {
+  try {
+    kernel.provider();
+  } catch (error) {
+    if (!(isAssistantError(error) && error.code === 'ASSISTANT_PROVIDER_NOT_CONFIGURED')) throw error;
+  }
+  if (selectedStoreName(kernel.resolvedConfig)) kernel.store();
+  checkContextStrategy(kernel);
 }
 
 /** `assistant config show | validate | init`. */
@@ -53,6 +71,7 @@ export function registerConfigCommands(program: Command, exit: { code: number })
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonFlags>();
       const kernel = await boot(opts, true);
+      checkSelections(kernel);
       const files = kernel.resolvedConfig.files;
       process.stdout.write(`configuration is valid (${files.length ? files.join(', ') : 'built-in defaults only'}; ${kernel.plugins.length} plugins)\n`);
     });

@@ -1,5 +1,6 @@
 import { ContextError } from '../errors.js';
 import { Stage } from '../hooks.js';
+import { sourceFor } from '../kernel.js';
 import type { Kernel } from '../kernel-types.js';
 import type { ContextReason, ContextView } from '../types/context.js';
 
@@ -38,7 +39,7 @@ export function checkContextStrategy(kernel: Kernel): void {
   const known = taps.filter((t) => t.name.startsWith('context-strategy:')).map((t) => t.name.slice('context-strategy:'.length));
   throw new ContextError(
     'ASSISTANT_CONTEXT_STRATEGY_UNKNOWN',
-    `context.strategy is "${selected}" but no loaded plugin provides that strategy; the built-ins are compaction, rolling and static` +
+    `context.strategy is "${selected}" but no loaded plugin provides that strategy (set in ${sourceFor(kernel.resolvedConfig, '/context/strategy')}); the built-ins are compaction, rolling and static` +
       (known.length ? ` (loaded: ${known.join(', ')})` : '') +
       ', or add the plugin that provides it to plugins',
   );

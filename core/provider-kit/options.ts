@@ -82,10 +82,13 @@ export function validateProviderOptions<T extends CommonProviderOptions>(setting
   const validate = compileSchema(schema);
   if (!validate(options)) {
     const lines = describeSchemaErrors(validate.errors, options, '/provider');
+    const first = validate.errors?.[0];
+    const unknownKey = first?.keyword === 'additionalProperties' ? `/${(first.params as { additionalProperty: string }).additionalProperty}` : '';
+    const file = settings.sourceOf?.(`/provider${first?.instancePath ?? ''}${unknownKey}`);
     throw new ProviderError(
       'ASSISTANT_PROVIDER_OPTIONS_INVALID',
-      `invalid provider options for "${settings.name}":\n  ${lines.join('\n  ')}\n(see docs/providers.md for every option)`,
-      { plugin },
+      `invalid provider options for "${settings.name}"${file ? ` in ${file}` : ''}:\n  ${lines.join('\n  ')}\n(see docs/providers.md for every option)`,
+      { plugin, ...(file ? { file } : {}) },
     );
   }
   return options as T;

@@ -94,4 +94,6 @@ export interface ProviderSettings {
   model?: string;
   /** Everything else under `provider` in the config (baseURL, apiKey env name, retries, ...). */
   options: Record<string, unknown>;
+  /** The config file (or `defaults` / `flags`) that set the value at a JSON pointer such as `/provider/retries`, for errors. */
+  sourceOf?: (pointer: string) => string;
 }

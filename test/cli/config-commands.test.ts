@@ -56,6 +56,28 @@ describe('assistant config validate', () => {
     noStack(r.stderr);
   });
 
+  it('checks what a run selects by name and the provider options, naming the file; a missing key is not a config error', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['provider:\n  name: anthropc\n', 'ASSISTANT_PROVIDER_UNKNOWN', '"anthropc"'],
+      ['provider:\n  retries:\n    attempts: three\n', 'ASSISTANT_PROVIDER_OPTIONS_INVALID', '/provider/retries/attempts: must be integer (got "three")'],
+      ['provider:\n  retrys: 1\n', 'ASSISTANT_PROVIDER_OPTIONS_INVALID', '/provider/retrys: is not a known key'],
+      ['persistence:\n  store: jsnl\n', 'ASSISTANT_STORE_UNKNOWN', '(did you mean "jsonl"?)'],
+      ['context:\n  strategy: rollin\n', 'ASSISTANT_CONTEXT_STRATEGY_UNKNOWN', '"rollin"'],
+    ];
+    for (const [yaml, code, reason] of cases) {
+      const dir = makeProject({ '.assistantrc': yaml });
+      const r = await runCli(['config', 'validate'], { cwd: dir, env });
+      expect(r.code, yaml).toBe(2);
+      expect(r.stderr, yaml).toMatch(new RegExp(`^${code}: `));
+      expect(r.stderr, yaml).toContain(reason);
+      expect(r.stderr, yaml).toContain(join(dir, '.assistantrc'));
+    }
+    // No key in this environment: still valid (the key is the environment's business: `assistant doctor`).
+    const fine = await runCli(['config', 'validate'], { cwd: makeProject({ '.assistantrc': 'provider:\n  name: openai\n  retries:\n    attempts: 1\n' }), env });
+    expect(fine.stderr).toBe('');
+    expect(fine.code).toBe(0);
+  });
+
   it('prints the stack only with --debug', async () => {
     const dir = makeProject({ 'p.mjs': 'export default { name: "boom", apply() { throw new Error("bad apply"); } };', '.assistantrc': 'plugins: [./p.mjs]\n' });
     const plain = await runCli(['config', 'validate'], { cwd: dir, env });
