@@ -74,7 +74,7 @@ export default definePlugin<ToolBashOptions>({
       module: new URL('./bash.worker.js', import.meta.url).href,
       options: {
         ...(options.shell ? { shell: options.shell } : {}),
-        scrubEnv: options.scrubEnv ?? [],
+        scrubEnv: [...(options.scrubEnv ?? []), ...configuredKeyEnv(kernel)],
         ...(options.maxOutputChars ? { maxOutputChars: options.maxOutputChars } : {}),
       },
       timeoutMs: (input) => limit(input) + RUNTIME_MARGIN_MS,
@@ -91,6 +91,12 @@ export default definePlugin<ToolBashOptions>({
     });
   },
 });
+
+/** The variable the configured provider reads its key from (`provider.apiKeyEnv`), when it is not a well-known one. */
+function configuredKeyEnv(kernel: Kernel): string[] {
+  const name = kernel.config.provider?.apiKeyEnv;
+  return typeof name === 'string' && name ? [name] : [];
+}
 
 /** Session data (transcripts may hold what the user pasted) is hidden from commands, unless the project lives in it. */
 function hiddenData(kernel: Kernel): string[] {

@@ -13,12 +13,15 @@ beforeAll(async () => {
   mkdirSync(join(root, 'deep', 'er'), { recursive: true });
   process.env.ANTHROPIC_API_KEY = 'sk-test-secret';
   process.env.ASSISTANT_TEST_VISIBLE = 'visible';
+  // Worker threads take the environment as it was when they started: set before any pool exists.
+  process.env.MY_GATEWAY_KEY = 'gw-secret';
   // Unsandboxed: these tests follow host process ids (sandboxed runs are in test/tools/sandbox.test.ts).
   ({ kernel } = await kernelFor(root, undefined, { config: { sandbox: 'off' } }));
 });
 afterAll(async () => {
   delete process.env.ANTHROPIC_API_KEY;
   delete process.env.ASSISTANT_TEST_VISIBLE;
+  delete process.env.MY_GATEWAY_KEY;
   await kernel.shutdown();
 });
 
@@ -63,6 +66,17 @@ describe('Bash', () => {
   it('removes provider keys from the environment and keeps the rest', async () => {
     const result = await bash('echo "[$ANTHROPIC_API_KEY] [$ASSISTANT_TEST_VISIBLE] [$GIT_PAGER]"');
     expect(text(result)).toBe('[] [visible] [cat]');
+  });
+
+  it("also removes the variable the configured provider reads its key from (provider.apiKeyEnv)", async () => {
+    const { kernel: custom } = await kernelFor(root, undefined, { config: { sandbox: 'off', provider: { name: 'openai', apiKeyEnv: 'MY_GATEWAY_KEY' } } });
+    try {
+      expect(text(await runOne(custom, 'Bash', { command: 'echo "[$MY_GATEWAY_KEY] [$ASSISTANT_TEST_VISIBLE]"' }))).toBe('[] [visible]');
+      // Without that setting the variable is nobody's key, and passes through.
+      expect(text(await bash('echo "[$MY_GATEWAY_KEY]"'))).toBe('[gw-secret]');
+    } finally {
+      await custom.shutdown();
+    }
   });
 
   it('keeps the head and tail of huge output', async () => {
