@@ -8,7 +8,7 @@ export const STARTER_CONFIG = `# assistant configuration for this project. Every
 # Which model to talk to. Keys come from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY).
 provider:
   name: anthropic          # or: openai (also for Ollama, LM Studio, vLLM via baseURL)
-  # model: claude-sonnet-4-5
+  # model: claude-sonnet-4-6   # the default
   # baseURL: http://localhost:11434/v1   # a local OpenAI-compatible server needs no key
 
 # What the agent may do without asking.
