@@ -71,6 +71,7 @@ describe.skipIf(!hasTmux)('the terminal UI with the real provider, tools and per
     const coloured = term.history({ colors: true });
     expect(colouredLine(coloured, 'This project prints')).toContain('\x1b[1mgreeting');
     expect(colouredLine(coloured, 'const answer = 42')).toMatch(/\x1b\[35m(\x1b\[49m)?const/);
+    await term.waitFor('› Ask anything'); // idle again: what is typed next is a prompt, not a steering message
 
     // The real Edit asks in default mode: the diff, the policy's reason, and the answers.
     term.type('fix the typos');
@@ -92,6 +93,7 @@ describe.skipIf(!hasTmux)('the terminal UI with the real provider, tools and per
     expect(term.history().split('◆ Edit').length - 1).toBe(1);
     expect(readFileSync(join(dir, 'src/greet.ts'), 'utf8')).toBe("export const greeting = 'hello';\n");
     expect(readFileSync(join(dir, 'src/other.ts'), 'utf8')).toBe("export const place = 'world';\n");
+    await term.waitFor('› Ask anything');
 
     // Esc mid-stream: the streamed part stays, the request is cancelled, the prompt comes back.
     term.type('tell a long story');
@@ -117,6 +119,7 @@ describe.skipIf(!hasTmux)('the terminal UI with the real provider, tools and per
     expect(screen).toContain('› also check the README  (steering)');
     const steered = fake.requests.find((r) => r.turn === 'steered')!;
     expect(requestText(steered)).toMatch(/slow-done[\s\S]*also check the README/);
+    await term.waitFor('› Ask anything');
 
     // /cost with the published prices of the model.
     term.type('/cost');
