@@ -70,7 +70,7 @@ export function assertFitsWindow(kernel: Kernel, view: ContextView): void {
   if (measure.free >= 0) return;
   throw new ContextError(
     'ASSISTANT_CONTEXT_OVERFLOW',
-    `the next request needs about ${measure.total} input tokens, but ${view.model} has a ${measure.window}-token window with ${measure.outputReserve} reserved for output; ` +
+    `the next request needs about ${measure.total} input tokens, but ${view.model} has a ${measure.window}-token window with ${measure.outputReserve} reserved for output and ${measure.margin} for the estimate's margin; ` +
       'nothing was sent. Run /compact, start a new session, or use context.strategy "compaction"',
   );
 }

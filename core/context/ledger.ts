@@ -76,6 +76,12 @@ export function inputTokens(usage: Usage): number {
 /** Bounds on the calibration ratio: a wild report (a provider that counts nothing) cannot wreck the budget. */
 const MIN_RATIO = 0.25;
 const MAX_RATIO = 4;
+/**
+ * How far the tokenizer's count of content no provider has reported on yet may be off (code and
+ * escaped JSON tokenize differently from prose). That much of it is kept free besides the output
+ * reserve, so a request measured as just fitting cannot go over the window.
+ */
+const UNREPORTED_UNCERTAINTY = 0.2;
 
 /** Creates the ledger; `prices` is read on each use so a reloaded config applies at once. */
 export function createContextLedger(prices: () => PriceTable | undefined): ContextLedger {
@@ -84,6 +90,8 @@ export function createContextLedger(prices: () => PriceTable | undefined): Conte
   // changes, `ratio × estimate` equals the reported count for what was sent plus the calibrated
   // estimate of what changed since.
   const ratios = new Map<string, number>();
+  // The estimate of the latest reported request per model: what a new view adds beyond it is unreported.
+  const reportedEstimates = new Map<string, number>();
 
   const measure = (view: MeasureInput): ContextMeasure => {
     const estimated = estimateParts(view);
@@ -92,8 +100,10 @@ export function createContextLedger(prices: () => PriceTable | undefined): Conte
     const parts = {} as Record<ContextPart, number>;
     for (const [part, tokens] of Object.entries(estimated)) parts[part as ContextPart] = Math.round(tokens * scale);
     const total = sumParts(parts);
+    const unreported = Math.max(0, sumParts(estimated) - (reportedEstimates.get(view.model) ?? 0));
+    const margin = Math.ceil(unreported * scale * UNREPORTED_UNCERTAINTY);
     const { window, outputReserve } = view.budget;
-    return { parts, total, window, outputReserve, free: window - outputReserve - total, basis: ratio === undefined ? 'estimated' : 'reported' };
+    return { parts, total, window, outputReserve, margin, free: window - outputReserve - margin - total, basis: ratio === undefined ? 'estimated' : 'reported' };
   };
 
   const price = (provider: string, model: string) => findPrice(prices(), provider, model);
@@ -105,7 +115,10 @@ export function createContextLedger(prices: () => PriceTable | undefined): Conte
     record(sent) {
       const estimate = sumParts(estimateParts(sent));
       const reported = inputTokens(sent.usage);
-      if (reported > 0 && estimate > 0) ratios.set(sent.model, Math.min(MAX_RATIO, Math.max(MIN_RATIO, reported / estimate)));
+      if (reported > 0 && estimate > 0) {
+        ratios.set(sent.model, Math.min(MAX_RATIO, Math.max(MIN_RATIO, reported / estimate)));
+        reportedEstimates.set(sent.model, estimate);
+      }
       const found = price(sent.provider, sent.model);
       const record: RequestRecord = {
         seq: requests.length + 1,

@@ -117,7 +117,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     } catch (error) {
       part = toResultPart(call.id, thrownResult(error, `the result of ${call.name} could not be processed: `));
     }
-    emit({ type: 'tool_end', call, result: part, durationMs: performance.now() - started, ...origin });
+    emit({ type: 'tool_end', call, result: part, durationMs: performance.now() - started, ...metadataOf(part), ...origin });
     return part;
   }
 
@@ -125,7 +125,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     const origin = { agentId: batch.agentId, sessionId: batch.sessionId };
     const part = toResultPart(call.id, result);
     emit({ type: 'tool_start', call, summary: '', ...origin });
-    emit({ type: 'tool_end', call, result: part, durationMs: 0, ...origin });
+    emit({ type: 'tool_end', call, result: part, durationMs: 0, ...metadataOf(part), ...origin });
     return part;
   }
 
@@ -224,4 +224,9 @@ function summarize({ definition, call }: AdmittedCall): string {
   } catch {
     return '';
   }
+}
+
+/** The tool's structured facts on its `tool_end` event, for observers' one-line summaries. */
+function metadataOf(part: ToolResultPart): { metadata?: ToolResultPart['metadata'] } {
+  return part.metadata ? { metadata: part.metadata } : {};
 }

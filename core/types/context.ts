@@ -53,7 +53,9 @@ export interface ContextMeasure {
   total: number;
   window: number;
   outputReserve: number;
-  /** Input tokens still free before the output reserve is touched (negative: the request does not fit). */
+  /** Kept free for the tokenizer's error on what the provider has not reported on yet (a share of the new content). */
+  margin: number;
+  /** Input tokens still free before the margin and output reserve are touched (negative: the request does not fit). */
   free: number;
   /** `reported`: the provider's usage for the part already sent plus the tokenizer for what is new; `estimated`: the tokenizer alone. */
   basis: 'reported' | 'estimated';

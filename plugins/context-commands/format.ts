@@ -26,7 +26,10 @@ function bar(value: number, whole: number): string {
 export function formatContext(model: string, measure: ContextMeasure, last: RequestRecord | undefined): string {
   const { window } = measure;
   const rows: Array<[string, number]> = (Object.keys(LABELS) as ContextPart[]).map((p) => [LABELS[p], measure.parts[p]]);
-  rows.push(['output reserve', measure.outputReserve], ['free', Math.max(0, measure.free)]);
+  rows.push(['output reserve', measure.outputReserve]);
+  // The tokenizer's possible error on content not yet reported by the provider, kept free too.
+  if (measure.margin > 0) rows.push(['estimate margin', measure.margin]);
+  rows.push(['free', Math.max(0, measure.free)]);
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = [
     `Context of ${model}: ${n(measure.total)} of ${n(window)} tokens (${pct(measure.total, window)}), ${n(measure.outputReserve)} reserved for output` +

@@ -99,6 +99,11 @@ export default definePlugin<Options>({
     const stuckAt = new Map<string | undefined, number>();
 
     const measureWith = (view: ContextView, messages: Message[]) => kernel.budget.measure({ ...view, messages });
+    /**
+     * Recent turns kept word for word: keepRecentTokens, but in a small window no more than what the
+     * target leaves after the system prompt, tools and the summary (20k recent tokens cannot stay in a 32k window).
+     */
+    const recentBudget = (view: ContextView) => Math.max(0, Math.min(keepRecent, Math.floor(target * view.budget.window) - measureWith(view, []).total - summaryMaxTokens));
     /** Past this the request, or the summary request that would shrink it, no longer fits: compaction is a must. */
     const limitAt = (view: ContextView) => view.budget.window - Math.max(view.budget.outputReserve, summaryReserve);
     /** Where compaction starts: the threshold, but never so late that the summary request would not fit. */
@@ -128,7 +133,7 @@ export default definePlugin<Options>({
       if (after.free < 0)
         throw new ContextError(
           'ASSISTANT_CONTEXT_OVERFLOW',
-          `after compaction the request still needs about ${after.total} input tokens, more than the ${after.window - after.outputReserve} ${view.model} allows besides its output reserve; ` +
+          `after compaction the request still needs about ${after.total} input tokens, more than the ${after.window - after.outputReserve - after.margin} ${view.model} allows besides its output reserve and estimate margin; ` +
             'the latest turn alone is too large. Nothing was sent; start a new session or ask for smaller outputs',
           { plugin: 'context-compaction' },
         );
@@ -150,7 +155,7 @@ export default definePlugin<Options>({
       let current: Message[] = view.messages;
       let summarized = 0;
       for (let round = 0; round < MAX_ROUNDS; round++) {
-        const keep = recentTurnsStart(current, keepRecent);
+        const keep = recentTurnsStart(current, recentBudget(view));
         if (keep === 0 || (round > 0 && keep <= 1)) break;
         const instruction = summaryInstruction({ keptCount: current.length - keep, keptPreview: preview(current[keep]), focus: reason.focus, todos });
         let upTo = keep;
@@ -181,7 +186,7 @@ export default definePlugin<Options>({
     async function compact(view: ContextView, reason: ContextReason, before: ContextMeasure): Promise<ContextView> {
       const history = view.messages;
       const forced = reason.kind === 'compact';
-      const keepStart = recentTurnsStart(history, keepRecent);
+      const keepStart = recentTurnsStart(history, recentBudget(view));
       const pruned = pruneToolOutputs(kernel, history, keepStart, prune);
       const pruneDetails = [
         ...(pruned.truncated ? [`cut ${pruned.truncated} old tool outputs to head and tail`] : []),

@@ -84,15 +84,20 @@ export default definePlugin<Options>({
       while (history.length - start > maxMessages && start < lastTurn) start = rotate(start);
       if (reason.kind === 'compact' && start < lastTurn) start = rotate(start);
       const limit = Math.min(threshold * view.budget.window, view.budget.window - view.budget.outputReserve);
-      while (kernel.budget.measure(viewFrom(view, state, start)).total > limit && start < lastTurn) start = rotate(start);
+      // Rotate while over the threshold, or while the estimate margin leaves no room for the output reserve.
+      const tooLarge = (at: number) => {
+        const m = kernel.budget.measure(viewFrom(view, state, at));
+        return m.total > limit || m.free < 0;
+      };
+      while (start < lastTurn && tooLarge(start)) start = rotate(start);
 
       const result = viewFrom(view, state, start);
       const measure = kernel.budget.measure(result);
       if (measure.free < 0)
         throw new ContextError(
           'ASSISTANT_CONTEXT_OVERFLOW',
-          `even the latest turn alone needs about ${measure.total} input tokens, more than ${view.model} allows besides its output reserve ` +
-            `(${measure.window - measure.outputReserve}); nothing was sent. Start a new session, or ask for smaller tool outputs`,
+          `even the latest turn alone needs about ${measure.total} input tokens, more than ${view.model} allows besides its output reserve and estimate margin ` +
+            `(${measure.window - measure.outputReserve - measure.margin}); nothing was sent. Start a new session, or ask for smaller tool outputs`,
           { plugin: 'context-rolling' },
         );
       if (start !== state.start)

@@ -28,7 +28,7 @@ export default definePlugin<Options>({
         throw new ContextError(
           'ASSISTANT_CONTEXT_OVERFLOW',
           `the static context strategy keeps every message, and this conversation now needs about ${measure.total} input tokens, more than the ` +
-            `${measure.window - measure.outputReserve} that ${view.model} allows besides its output reserve; nothing was sent. ` +
+            `${measure.window - measure.outputReserve - measure.margin} that ${view.model} allows besides its output reserve and estimate margin; nothing was sent. ` +
             'Start a new session, or set context.strategy to "compaction" or "rolling" in .assistantrc',
           { plugin: 'context-static' },
         );

@@ -2,12 +2,14 @@
  * The OS sandbox for Bash on Linux: bubblewrap with the whole file system read-only, the project
  * and the temp directory writable, secret files and folders hidden, the network cut off unless
  * allowed, and the command's processes in their own PID namespace (so killing bwrap kills them all).
+ * On macOS the same rules as a Seatbelt profile (seatbelt.ts, untested).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError, type SandboxConfig } from '../../core/index.js';
+import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -40,7 +42,8 @@ let probed: SandboxProbe | undefined;
 
 export function probeSandbox(): SandboxProbe {
   if (probed) return probed;
-  if (process.platform !== 'linux') return (probed = { available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap)` });
+  if (process.platform === 'darwin') return (probed = probeSeatbelt());
+  if (process.platform !== 'linux') return (probed = { available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap, macOS sandbox-exec)` });
   const version = spawnSync('bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
   if (version.error || version.status !== 0) return (probed = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' });
   const trial = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 5000 });
@@ -49,9 +52,19 @@ export function probeSandbox(): SandboxProbe {
   return (probed = { available: true, version: version.stdout.trim() });
 }
 
+/** macOS: runs a profile of the shape commands get once, so a profile the system rejects never reaches a command. */
+function probeSeatbelt(): SandboxProbe {
+  if (!existsSync(SANDBOX_EXEC)) return { available: false, reason: `${SANDBOX_EXEC} is missing` };
+  const [file, ...args] = seatbeltArgs({ writable: [tmpdir()], hidden: [{ path: join(homedir(), '.ssh'), dir: true }], network: false });
+  const trial = spawnSync(file!, [...args, '/usr/bin/true'], { encoding: 'utf8', timeout: 5000 });
+  if (trial.status !== 0) return { available: false, reason: `sandbox-exec rejected the profile (${(trial.stderr || trial.error?.message || '').trim() || `exit ${trial.status}`})` };
+  return { available: true, version: 'sandbox-exec (Seatbelt profile, untested on this release)' };
+}
+
 /** The refusal when `sandbox: required` cannot be met. */
 export function sandboxUnavailable(probe: SandboxProbe): ToolError {
-  return new ToolError('ASSISTANT_SANDBOX_UNAVAILABLE', `sandbox is "required" but ${probe.reason}; the command was not run. Install bubblewrap or set sandbox: auto`, { plugin: 'tool-bash' });
+  const fix = process.platform === 'darwin' ? 'set sandbox: auto' : 'Install bubblewrap or set sandbox: auto';
+  return new ToolError('ASSISTANT_SANDBOX_UNAVAILABLE', `sandbox is "required" but ${probe.reason}; the command was not run. ${fix}`, { plugin: 'tool-bash' });
 }
 
 const real = (path: string) => {
@@ -75,22 +88,29 @@ function hiddenPaths(projectRoot: string, home: string, extra: readonly string[]
 }
 
 /**
- * The bwrap arguments that go before the shell: read-only root, writable project, temp directory
- * and configured paths, hidden secrets (empty tmpfs for folders, /dev/null for files), and no
- * network unless allowed.
+ * The command line that goes before the shell. Linux, bwrap: read-only root, writable project,
+ * temp directory and configured paths, hidden secrets (empty tmpfs for folders, /dev/null for
+ * files), and no network unless allowed. macOS: the same rules as a Seatbelt profile.
  */
-export function sandboxArgs(settings: SandboxSettings, projectRoot: string, options: { hide?: readonly string[]; home?: string } = {}): string[] {
+export function sandboxArgs(
+  settings: SandboxSettings,
+  projectRoot: string,
+  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform } = {},
+): string[] {
   const home = options.home ?? homedir();
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
-  if (!settings.network) args.push('--unshare-net');
-  const writable = [projectRoot, tmpdir(), ...settings.writable.map((p) => resolve(projectRoot, expandHome(p, home)))];
-  for (const path of new Set(writable.map((p) => real(p)).filter((p): p is string => !!p))) args.push('--bind', path, path);
+  const writable = [...new Set([projectRoot, tmpdir(), ...settings.writable.map((p) => resolve(projectRoot, expandHome(p, home)))].map((p) => real(p)).filter((p): p is string => !!p))];
+  const hidden: Array<{ path: string; dir: boolean }> = [];
   for (const path of hiddenPaths(projectRoot, home, options.hide ?? [])) {
     try {
-      args.push(...(statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
+      hidden.push({ path, dir: statSync(path).isDirectory() });
     } catch {
       // Gone since it was listed: nothing to hide.
     }
   }
+  if ((options.platform ?? process.platform) === 'darwin') return seatbeltArgs({ writable, hidden, network: settings.network });
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
+  if (!settings.network) args.push('--unshare-net');
+  for (const path of writable) args.push('--bind', path, path);
+  for (const { path, dir } of hidden) args.push(...(dir ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   return ['bwrap', ...args];
 }

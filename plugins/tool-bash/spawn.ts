@@ -63,11 +63,13 @@ export function commandEnv(extraScrub: readonly string[] = []): NodeJS.ProcessEn
 
 /**
  * Starts `command` in `cwd` in a new process group; fd 3 of the child reports its final directory.
- * `sandbox` is the bwrap command line to run the shell under, when the command is sandboxed.
+ * `sandbox` is the command line to run the shell under (bwrap, sandbox-exec), when it is sandboxed.
  */
 export function spawnCommand(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv, sandbox?: readonly string[]): ChildProcess {
   const argv = [shell, '-c', SCRIPT, 'assistant-bash', cwd, command];
-  const [file, ...args] = sandbox?.length ? [...sandbox, '--chdir', cwd, ...argv] : argv;
+  // bwrap starts its child in / unless told; sandbox-exec keeps the working directory it was given.
+  const chdir = sandbox?.[0] === 'bwrap' ? ['--chdir', cwd] : [];
+  const [file, ...args] = sandbox?.length ? [...sandbox, ...chdir, ...argv] : argv;
   return spawn(file!, args, {
     cwd,
     env,

@@ -86,8 +86,8 @@ function lines(text: string): string[] {
   return all;
 }
 
-/** A small unified-style snippet of what changed between two versions, with line numbers. */
-export function diffSnippet(before: string, after: string): string {
+/** Where two versions differ: the common head and tail trimmed, as line indexes into each. */
+function changedRegion(before: string, after: string): { a: string[]; b: string[]; start: number; endA: number; endB: number } {
   const a = lines(before);
   const b = lines(after);
   let start = 0;
@@ -98,6 +98,18 @@ export function diffSnippet(before: string, after: string): string {
     endA--;
     endB--;
   }
+  return { a, b, start, endA, endB };
+}
+
+/** How many lines the change removed and added (the region the snippet shows, counted whole). */
+export function changeStats(before: string, after: string): { added: number; removed: number } {
+  const { start, endA, endB } = changedRegion(before, after);
+  return { added: endB - start + 1, removed: endA - start + 1 };
+}
+
+/** A small unified-style snippet of what changed between two versions, with line numbers. */
+export function diffSnippet(before: string, after: string): string {
+  const { a, b, start, endA, endB } = changedRegion(before, after);
   const out: string[] = [];
   const from = Math.max(0, start - CONTEXT);
   for (let i = from; i < start; i++) out.push(`${i + 1}   ${a[i]}`);

@@ -1,6 +1,6 @@
 import { displayPath, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
 import { checksum, decodeText, encodeText, looksBinary, writeAtomic } from './file-io.js';
-import { applyEdit, diffSnippet, type TextEdit } from './edit-text.js';
+import { applyEdit, changeStats, diffSnippet, type TextEdit } from './edit-text.js';
 import { currentFile, refuseUnseen } from './file-guard.js';
 
 /**
@@ -40,6 +40,7 @@ function editFile(task: WorkerTask, filePath: unknown, edits: TextEdit[], label:
     file: path,
     checksum: checksum(bytes),
     replacements,
+    ...changeStats(before, text),
     diff,
   });
 }

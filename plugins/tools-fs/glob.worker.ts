@@ -43,10 +43,10 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
       found.push({ path: entry.path, mtime });
     }
   }
-  if (!found.length) return textResult(`No files found matching ${input.pattern} in ${displayPath(base, task.projectRoot)}.`, { count: 0 });
+  if (!found.length) return textResult(`No files found matching ${input.pattern} in ${displayPath(base, task.projectRoot)}.`, { files: 0 });
   found.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
   const shown = found.slice(0, MAX_GLOB_RESULTS).map((f) => displayPath(f.path, task.projectRoot));
   const more = found.length - shown.length;
   const note = more > 0 ? `\n(${more} more not shown: narrow the pattern or the path.)` : '';
-  return textResult(`Found ${found.length} file${found.length === 1 ? '' : 's'} (newest first):\n${shown.join('\n')}${note}`, { count: found.length });
+  return textResult(`Found ${found.length} file${found.length === 1 ? '' : 's'} (newest first):\n${shown.join('\n')}${note}`, { files: found.length });
 }

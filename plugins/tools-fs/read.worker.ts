@@ -50,7 +50,7 @@ export async function run(task: WorkerTask): Promise<ToolResult> {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const total = text === '' ? 0 : lines.length;
-  if (total === 0) return textResult(`${shown} is empty.`, { ...meta, kind: 'text', encoding, totalLines: 0 });
+  if (total === 0) return textResult(`${shown} is empty.`, { ...meta, kind: 'text', encoding, totalLines: 0, lines: 0 });
   const first = input.offset ?? 1;
   if (first > total)
     return errorResult('ASSISTANT_TOOL_FAILED', `offset ${first} is past the end of ${shown}, which has ${total} line${total === 1 ? '' : 's'}.`);
@@ -71,6 +71,7 @@ export async function run(task: WorkerTask): Promise<ToolResult> {
     kind: 'text',
     encoding,
     totalLines: total,
+    lines: last - first + 1,
     firstLine: first,
     lastLine: last,
   });

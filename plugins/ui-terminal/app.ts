@@ -307,24 +307,31 @@ export class TerminalApp implements UiHost {
     this.transcript.prompt(text, tag);
     this.transcript.begin();
     this.ticker = setInterval(() => this.screen.schedule(), 100);
+    let next: string | undefined;
     this.running = this.runner
       .run(text, this.modelOverride ? { model: this.modelOverride } : {})
-      .then((result) => this.afterRun(result))
+      .then((result) => {
+        next = this.afterRun(result);
+      })
       .catch((error: unknown) => this.transcript.note([this.style.red(`✗ ${sanitize(String((error as Error)?.message ?? error))}`)]))
       .finally(() => {
         this.running = undefined;
         if (this.ticker) clearInterval(this.ticker);
         this.screen.schedule();
+        // Only now is the app idle: a follow-up started earlier would find it busy and be lost.
+        if (next && !this.exiting && !this.busy) this.startRun(next, '(queued)');
       });
   }
 
-  private afterRun(result: AgentLoopResult): void {
+  /** Settles messages still queued when a run ends; returns the next prompt they make, if any. */
+  private afterRun(result: AgentLoopResult): string | undefined {
     const leftover = this.runner.takeQueued();
     this.queued = [];
+    if (!leftover.length) return undefined;
     // Messages queued for a stopped turn come back to the input; after a finished one they are the next prompt.
-    if (result.reason === 'aborted') {
-      if (leftover.length) this.buffer.set([...leftover, this.buffer.text].filter(Boolean).join('\n'));
-    } else if (leftover.length && !this.exiting) queueMicrotask(() => !this.busy && this.startRun(leftover.join('\n\n'), '(queued)'));
+    if (result.reason !== 'aborted') return leftover.join('\n\n');
+    this.buffer.set([...leftover, this.buffer.text].filter(Boolean).join('\n'));
+    return undefined;
   }
 
   /** Stops the running prompt: the stream and tools are aborted, partial output is kept. */

@@ -34,7 +34,9 @@ describe('budget accounting', () => {
     for (const part of ['system', 'tools', 'memory', 'projectMap', 'summary', 'history', 'todo'] as const) expect(m.parts[part]).toBeGreaterThan(0);
     expect(m.parts.memory).toBeGreaterThan(m.parts.todo);
     expect(m.total).toBe(Object.values(m.parts).reduce((a, b) => a + b, 0));
-    expect(m.free).toBe(10_000 - 1000 - m.total);
+    // Nothing is reported yet, so the whole request carries the tokenizer's margin of error.
+    expect(m.margin).toBe(Math.ceil(m.total * 0.2));
+    expect(m.free).toBe(10_000 - 1000 - m.margin - m.total);
     expect(m.basis).toBe('estimated');
   });
 
@@ -52,6 +54,10 @@ describe('budget accounting', () => {
     const grown = ledger.measure(view([...history, added]));
     const addedAlone = createContextLedger(() => undefined).measure({ ...view([added]), system: [], tools: [] }).total;
     expect(Math.abs(grown.total - (reported + addedAlone * 1.3))).toBeLessThanOrEqual(10);
+    // The margin covers only what was not reported: none for the sent request, a share of what was added.
+    expect(again.margin).toBe(0);
+    expect(Math.abs(grown.margin - addedAlone * 1.3 * 0.2)).toBeLessThanOrEqual(3);
+    expect(grown.free).toBe(10_000 - 1000 - grown.margin - grown.total);
     expect(ledger.latest()?.measure.total).toBe(again.total);
   });
 

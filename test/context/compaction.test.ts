@@ -118,6 +118,22 @@ describe('compaction strategy', () => {
     expect(JSON.stringify(s.session.messages)).toContain('$ cat huge.log');
   });
 
+  it('keeps fewer recent tokens than keepRecentTokens in a window too small for them, and every prompt completes', async () => {
+    // The default 20k recent tokens would leave a 32k window (a local model's) full after every compaction.
+    const small = 32_768;
+    const s = await contextSession({
+      window: small,
+      rc: { provider: { name: 'scripted', model: 'claude-sonnet-4-5', maxTokens: 4096 }, context: { strategy: 'compaction' } },
+      reply: agentScript({ turnsPerPrompt: 3, call: distinctFiles }),
+      tools: { readSize: 2000 },
+    });
+    await runPrompts(s.runner, 24);
+    expect(s.persisted.filter((e) => e.type === 'compaction').length).toBeGreaterThanOrEqual(2);
+    expect(s.scripted.requests.filter((r) => r.rejected)).toEqual([]);
+    for (const r of s.scripted.requests) expect(r.total + r.request.maxTokens).toBeLessThanOrEqual(small);
+    for (const c of s.persisted) if (c.type === 'compaction') expect(c.tokensAfter).toBeLessThanOrEqual(0.5 * small);
+  });
+
   it('keeps the cache warm through wide turns: every request reads what the previous one sent', async () => {
     const s = await contextSession({
       window: 400_000,

@@ -134,6 +134,60 @@ describe('assistant -p: the agent loop', () => {
   });
 });
 
+describe('assistant -p: prompt and tool flags', () => {
+  const READ_NOTES = {
+    turns: [
+      { name: 'read', when: { userText: 'what does notes.txt say' }, reply: { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'notes.txt' } }] } },
+      { name: 'answer', when: { toolResultFor: 'r1' }, reply: { text: 'Answered.' } },
+    ],
+    fallback: { text: 'UNEXPECTED REQUEST' },
+  };
+
+  it('reads the prompt from stdin when -p has none, and says so when there is none at all', async () => {
+    script(READ_NOTES);
+    const dir = gitProject({ 'notes.txt': 'remember the milk\n' });
+    const r = await runHeadless(fake, dir, [], { input: 'what does notes.txt say?\n' });
+    expect(r.stdout).toBe('Answered.\n');
+    expect(r.code).toBe(0);
+    expect(requestText(fake.requests[0]!)).toContain('what does notes.txt say?');
+    expect(requestText(fake.requests[1]!)).toContain('remember the milk');
+
+    const none = await runHeadless(fake, dir, [], { input: '  \n' });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^ASSISTANT_USAGE: no prompt: pass it as an argument .* or on stdin/);
+  });
+
+  it('--disallowed-tools hides a bare tool name from the model and refuses a call to it anyway', async () => {
+    script(READ_NOTES);
+    const dir = gitProject({ 'notes.txt': 'remember the milk\n' });
+    const r = await runHeadless(fake, dir, ['what does notes.txt say?', '--disallowed-tools', 'Read', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const offered = (q: { body: any }) => (q.body.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(offered(fake.requests[0]!)).not.toContain('Read');
+    expect(offered(fake.requests[0]!)).toContain('Grep');
+    const result = jsonLines(r.stdout).find((l) => l.type === 'tool_result' && l.id === 'r1');
+    expect(result).toMatchObject({ is_error: true });
+    expect(requestText(fake.requests[1]!)).not.toContain('remember the milk');
+  });
+
+  it('--disallowed-tools with a pattern is a deny rule: the tool stays offered, matching calls are refused', async () => {
+    script({
+      turns: [
+        { name: 'remove', when: { userText: 'clean up' }, reply: { toolCalls: [{ id: 'rm1', name: 'Bash', input: { command: 'rm notes.txt' } }] } },
+        { name: 'answer', when: { toolResultFor: 'rm1' }, reply: { text: 'I could not remove it.' } },
+      ],
+    });
+    const dir = gitProject({ 'notes.txt': 'remember the milk\n' });
+    const r = await runHeadless(fake, dir, ['clean up', '--permission-mode', 'bypass', '--disallowed-tools', 'Bash(rm:*)', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
+    expect((fake.requests[0]!.body.tools as Array<{ name: string }>).map((t) => t.name)).toContain('Bash');
+    const decision = jsonLines(r.stdout).find((l) => l.type === 'permission' && l.call_id === 'rm1');
+    expect(decision).toMatchObject({ behavior: 'deny', layer: 'rules' });
+    expect(decision!.reason).toContain('Bash(rm:*)');
+  });
+});
+
 describe('assistant -p: limits', () => {
   it('stops at --max-turns with exit 4 and says which limit', async () => {
     script({ turns: [{ name: 'forever', times: 0, reply: { toolCalls: [{ name: 'LS', input: { path: '.' } }] } }] });

@@ -98,8 +98,11 @@ describe('Bash', () => {
     const pidFile = join(root, 'child.pid');
     const controller = new AbortController();
     const pending = bash(`sh -c 'trap "" TERM; sleep 60' & echo $! > ${pidFile}; wait`, {}, { signal: controller.signal });
-    for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
-    const child = Number(readFileSync(pidFile, 'utf8'));
+    // The file appears before `echo` has written to it: wait for the whole pid (an empty file reads as 0, our own group).
+    const pidIn = () => (existsSync(pidFile) ? /^(\d+)\n$/.exec(readFileSync(pidFile, 'utf8'))?.[1] : undefined);
+    for (let i = 0; i < 200 && !pidIn(); i++) await new Promise((r) => setTimeout(r, 10));
+    const child = Number(pidIn());
+    expect(child).toBeGreaterThan(1);
     expect(alive(child)).toBe(true);
     controller.abort();
     const result = await pending;

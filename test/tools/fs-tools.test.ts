@@ -34,7 +34,7 @@ describe('Read', () => {
   it('shows numbered lines and records the checksum', async () => {
     const result = await read({ file_path: 'notes.txt' });
     expect(text(result)).toBe('     1\talpha\n     2\tbeta\n     3\tgamma');
-    expect(result.metadata).toMatchObject({ file: join(root, 'notes.txt'), totalLines: 3, encoding: 'utf8' });
+    expect(result.metadata).toMatchObject({ file: join(root, 'notes.txt'), totalLines: 3, lines: 3, encoding: 'utf8' });
     expect(String(result.metadata?.checksum)).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -45,6 +45,8 @@ describe('Read', () => {
     expect(text(head)).toContain('(Showing lines 1-2000 of 2500. Call Read with offset=2001 to read on.)');
     const range = await read({ file_path: 'long.txt', offset: 2499, limit: 5 });
     expect(text(range)).toBe('  2499\tline 2499\n  2500\tline 2500\n\n(Showing lines 2499-2500 of 2500.)');
+    // `lines` counts what was shown, for the one-line summary the UI prints.
+    expect([head.metadata?.lines, range.metadata?.lines]).toEqual([2000, 2]);
     const past = await read({ file_path: 'long.txt', offset: 3000 });
     expect(text(past)).toContain('offset 3000 is past the end of long.txt, which has 2500 lines');
   });
@@ -129,6 +131,7 @@ describe('Edit and MultiEdit', () => {
     await read({ file_path: 'src/app.ts' });
     const result = await runOne(kernel, 'Edit', { file_path: 'src/app.ts', old_string: 'return a + b;', new_string: 'return a + b + 0;' });
     expect(text(result)).toBe('Edited src/app.ts (1 replacement):\n1   export function add(a: number, b: number) {\n2 -   return a + b;\n2 +   return a + b + 0;\n3   }');
+    expect(result.metadata).toMatchObject({ replacements: 1, added: 1, removed: 1 });
     expect(readFileSync(join(root, 'src/app.ts'), 'utf8')).toContain('return a + b + 0;');
     // The model saw its own edit: a second edit needs no new Read.
     const again = await runOne(kernel, 'Edit', { file_path: 'src/app.ts', old_string: ' + 0;', new_string: ';' });
@@ -200,6 +203,7 @@ describe('Glob and LS', () => {
     }
     const result = await runOne(kernel, 'Glob', { pattern: 'g/**/*.ts' });
     expect(text(result)).toBe('Found 3 files (newest first):\ng/new.ts\ng/mid.ts\ng/old.ts');
+    expect(result.metadata?.files).toBe(3);
     const js = await runOne(kernel, 'Glob', { pattern: '**/*.js' });
     expect(text(js)).not.toContain('dist/bundle.js');
     expect(text(js)).not.toContain('node_modules');

@@ -147,6 +147,12 @@ describe('tool pipeline', () => {
     expect(endOrder.indexOf(calls[1]!.id)).toBeLessThan(endOrder.indexOf(calls[0]!.id));
     expect(events.filter((e) => e.type === 'tool_start').length).toBe(3);
     expect(events.every((e) => e.agentId === 'sub-1' && e.sessionId === 'session-1')).toBe(true);
+    // Each end carries the tool's metadata, which observers (the UI's one-line summaries) read.
+    for (const result of results) {
+      const end = ends.find((e) => e.type === 'tool_end' && e.call.id === result.toolCallId);
+      expect(end && end.type === 'tool_end' && end.metadata).toEqual(result.metadata);
+    }
+    expect(results[1]!.metadata).toBeDefined();
   });
 
   it('hands prepare state to the worker', async () => {

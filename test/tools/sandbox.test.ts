@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel, ToolResultPart } from '../../dist/core/index.js';
 import { probeSandbox, sandboxArgs } from '../../dist/plugins/tool-bash/sandbox.js';
+import { spawnCommand } from '../../dist/plugins/tool-bash/spawn.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { kernelFor, mustHaveTools, runOne, text } from './helpers.js';
@@ -117,5 +118,55 @@ describe('sandbox: required without bubblewrap', () => {
     const doctor = await runCli(['doctor'], { cwd: root, env });
     expect(doctor.stdout).toMatch(/FAIL {2}sandbox: bubblewrap \(bwrap\) is not installed.*sandbox: required, so Bash commands will not run/);
     expect(doctor.code).toBe(1);
+  });
+});
+
+// macOS is not available here: the Seatbelt profile is checked as text, and the wrapper plumbing on Linux.
+describe('sandbox on macOS: the Seatbelt profile (untested on a Mac)', () => {
+  function seatbelt(network: boolean, writable: string[] = []) {
+    const home = tempDir('assistant-home-');
+    mkdirSync(join(home, '.ssh'));
+    const root = makeProject({ '.env': 'API_KEY=sk-live', '.env.example': 'API_KEY=', 'src/a.ts': '' });
+    const args = sandboxArgs({ mode: 'auto', network, writable }, root, { home, platform: 'darwin' });
+    const params = new Map<string, string>();
+    for (let i = 3; i < args.length; i += 2) {
+      expect(args[i]).toBe('-D');
+      const [key, ...value] = args[i + 1]!.split('=');
+      params.set(key!, value.join('='));
+    }
+    return { args, profile: args[2]!, params, root, home };
+  }
+
+  it('lets writes reach only the project, the temp directory and configured paths, and hides secrets', () => {
+    const extra = tempDir('assistant-extra-');
+    const { args, profile, params, root, home } = seatbelt(false, [extra]);
+    expect(args.slice(0, 2)).toEqual(['/usr/bin/sandbox-exec', '-p']);
+    const lines = profile.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['(version 1)', '(allow default)', '(deny file-write*)']);
+    expect(lines[3]).toMatch(/^\(allow file-write\* \(subpath \(param "W0"\)\) \(subpath \(param "W1"\)\) \(subpath \(param "W2"\)\) .*\(literal "\/dev\/null"\)/);
+    expect([params.get('W0'), params.get('W2')]).toEqual([root, realpathSync(extra)]);
+    expect(params.get('W1')).toBe(realpathSync(tmpdir()));
+    expect(lines).toContain('(deny network*)');
+    // Secrets last, since later rules win: the .env file by name, the ~/.ssh folder whole; never .env.example.
+    const deny = lines.at(-1)!;
+    expect(deny).toMatch(/^\(deny file-read\* file-write\* /);
+    const hidden = [...params].filter(([k]) => k.startsWith('H'));
+    expect(hidden.map(([, v]) => v).sort()).toEqual([join(home, '.ssh'), join(root, '.env')].sort());
+    for (const [key, value] of hidden) expect(deny).toContain(`(${value.endsWith('.ssh') ? 'subpath' : 'literal'} (param "${key}"))`);
+    // Paths travel as parameters: none is spliced into the profile text.
+    expect(profile).not.toContain(root);
+  });
+
+  it('leaves the network on when allowed', () => {
+    expect(seatbelt(true).profile).not.toContain('network');
+  });
+
+  it('runs a wrapper other than bwrap in the working directory it was given', async () => {
+    const root = makeProject({});
+    const child = spawnCommand('/bin/sh', 'pwd -P', root, process.env, ['env']);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(out.trim()).toBe(root);
   });
 });

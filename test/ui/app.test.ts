@@ -8,6 +8,11 @@ import { bootKernel, scriptedConfig } from './support.js';
 
 const env = isolatedEnv();
 const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
+/** Waits until the output holds `text` (the first diff loads jsdiff, which takes its time on a loaded machine). */
+async function until(screen: () => string, text: string) {
+  for (let i = 0; i < 250 && !screen().includes(text); i++) await tick(20);
+  return screen();
+}
 
 /** A started app on in-memory streams: keys go in as terminal bytes, frames come out as text. */
 async function startApp() {
@@ -32,7 +37,7 @@ async function startApp() {
     input.write(bytes);
     await tick(50); // past the wait that tells a lone Esc from a sequence
   };
-  return { app, dir, done, press, screen: () => screen };
+  return { app, kernel, input, dir, done, press, screen: () => screen };
 }
 
 const edit = (dir: string, file: string): ApprovalRequest => ({
@@ -45,13 +50,11 @@ describe('the terminal app', () => {
     const { app, dir, press, screen } = await startApp();
     const first = app.approve([edit(dir, 'a.ts')]);
     const second = app.approve([edit(dir, 'b.ts')]);
-    await tick(50);
-    expect(screen()).toContain('Allow Edit a.ts?');
+    expect(await until(screen, 'Allow Edit a.ts?')).toContain('Allow Edit a.ts?');
     expect(screen()).not.toContain('Allow Edit b.ts?');
     await press('1');
     expect(await first).toEqual([{ behavior: 'allow', scope: 'once' }]);
-    await tick(50);
-    expect(screen()).toContain('Allow Edit b.ts?');
+    expect(await until(screen, 'Allow Edit b.ts?')).toContain('Allow Edit b.ts?');
     await press('n');
     await press('not that file');
     await press('\r');
@@ -74,12 +77,33 @@ describe('the terminal app', () => {
   it('shows the diff from the file on disk before asking', async () => {
     const { app, dir, press, screen } = await startApp();
     const answer = app.approve([edit(dir, 'a.ts')]);
-    await tick(50);
+    await until(screen, 'Allow Edit a.ts?');
     expect(screen()).toContain('◆ Edit a.ts');
     expect(screen()).toContain('1 - one');
     expect(screen()).toContain('1 + two');
     await press('y');
     await answer;
+  });
+
+  it('sends a message typed during the last reply as the next prompt, never drops it', async () => {
+    const { kernel, input, press, screen } = await startApp();
+    let typed = false;
+    const answers: string[] = [];
+    kernel.hooks.event.tap('test-type', (event) => {
+      if (event.type === 'done') answers.push(event.text);
+      // While the final answer streams: no tool call follows, so the loop will not drain the queue.
+      if (typed || event.type !== 'model' || event.event.type !== 'text_delta') return;
+      typed = true;
+      input.write('also the tests\r');
+    });
+    await press('Please explain the project\r');
+    for (let i = 0; i < 200 && answers.length < 2; i++) await tick(20);
+    await until(screen, '(queued)');
+    expect(typed).toBe(true);
+    expect(screen()).toContain('› also the tests  (queued)');
+    expect(answers[1]).toBe('You said: also the tests');
+    const prompts = kernel.session!.messages.filter((m) => m.role === 'user').map((m) => (m.content[0] as { text: string }).text);
+    expect(prompts).toEqual(['Please explain the project', 'also the tests']);
   });
 
   it('exits with 0 on Ctrl+D at an empty prompt and gives the terminal back', async () => {

@@ -108,6 +108,7 @@ describe('approval prompt', () => {
       'Yes, always in this project (Edit(src/**))',
       'No, and tell the model what to do instead',
       'Yes to all 3 pending calls',
+      'No to all 3 pending calls',
     ]);
     expect(prompt.handle(text('1'))).toBe('pending');
     expect(prompt.handle(key('down'))).toBe('pending');
@@ -133,6 +134,29 @@ describe('approval prompt', () => {
       { behavior: 'deny', scope: 'once', message: 'use the Makefile target instead' },
       { behavior: 'deny', scope: 'once' },
     ]);
+  });
+
+  it('denies the rest of the batch at once with one message for the model, and the turn goes on', () => {
+    const seen: string[] = [];
+    const prompt = new ApprovalPrompt(batch(), (item, answer) => seen.push(`${item.request.tool}:${answer.behavior}`));
+    prompt.handle(text('1'));
+    expect(prompt.handle(text('6'))).toBe('pending'); // "No to all 2 pending calls"
+    expect(prompt.view(plain, 79).lines.join('\n')).toContain('Tell the model what to do instead (denies all 2 remaining calls)');
+    prompt.handle({ type: 'text', text: 'leave the build alone' });
+    expect(prompt.handle(key('enter'))).toBe('done');
+    expect(prompt.answers).toEqual([
+      { behavior: 'allow', scope: 'once' },
+      { behavior: 'deny', scope: 'once', message: 'leave the build alone' },
+      { behavior: 'deny', scope: 'once', message: 'leave the build alone' },
+    ]);
+    expect(seen).toEqual(['Edit:allow', 'Bash:deny', 'Edit:deny']);
+    // Esc in the message goes back to the menu, and a single "No" then answers only its own call.
+    const back = new ApprovalPrompt(batch());
+    back.handle(text('6'));
+    back.handle(key('escape'));
+    back.handle(text('4'));
+    expect(back.handle(key('enter'))).toBe('pending');
+    expect(back.answers).toEqual([{ behavior: 'deny', scope: 'once' }]);
   });
 
   it('allows the whole batch at once, and Esc denies everything left and interrupts', () => {

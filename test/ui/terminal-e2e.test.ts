@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, makeProject } from '../support/project.js';
-import { visibleWidth } from '../../dist/plugins/ui-terminal/terminal/width.js';
 import { scriptedConfig } from './support.js';
-import { TmuxTerminal, tmuxAvailable } from './tmux.js';
+import { colouredLine, overflowing, TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const hasTmux = tmuxAvailable();
 const terminals: TmuxTerminal[] = [];
@@ -24,11 +23,7 @@ function launch(options: { color?: boolean; width?: number; files?: Record<strin
   return { term, dir, env };
 }
 
-/** The line of a coloured capture whose visible text contains `needle`. */
-const colouredLine = (capture: string, needle: string) => capture.split('\n').find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(needle)) ?? '';
 const count = (text: string, part: string) => text.split(part).length - 1;
-/** Lines the terminal had to wrap itself: with -J tmux joins them back, so they come out wider than the pane. */
-const overflowing = (term: TmuxTerminal) => term.history({ join: true }).split('\n').filter((l) => visibleWidth(l.trimEnd()) > term.width);
 
 describe.skipIf(!hasTmux)('the terminal UI, driven in tmux', () => {
   it('runs a whole session: Markdown, an edit approval with a diff, interrupt, steering, /cost, /exit', async () => {

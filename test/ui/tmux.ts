@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { visibleWidth } from '../../dist/plugins/ui-terminal/terminal/width.js';
 import { CLI } from '../support/cli.js';
 import { tempDir } from '../support/project.js';
 
@@ -27,7 +28,7 @@ export class TmuxTerminal {
   /** Starts `assistant` (plus `args`) in `cwd` with exactly the variables in `env` that matter. */
   static start(options: { cwd: string; env: NodeJS.ProcessEnv; args?: string[]; width?: number; height?: number }): TmuxTerminal {
     const term = new TmuxTerminal(options.width ?? 80);
-    const keep = ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'ASSISTANT_CONFIG_DIR', 'ASSISTANT_DATA_DIR', 'NO_COLOR'];
+    const keep = ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'ASSISTANT_CONFIG_DIR', 'ASSISTANT_DATA_DIR', 'NO_COLOR', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'];
     const exports = keep.filter((k) => options.env[k] !== undefined).map((k) => `export ${k}=${JSON.stringify(options.env[k])}`);
     if (options.env.NO_COLOR === undefined) exports.push('unset NO_COLOR');
     const launcher = join(tempDir('assistant-tmux-'), 'run.sh');
@@ -84,3 +85,9 @@ export class TmuxTerminal {
     spawnSync('tmux', ['-L', this.socket, 'kill-server']);
   }
 }
+
+/** Lines the terminal had to wrap itself: with -J tmux joins them back, so they come out wider than the pane. */
+export const overflowing = (term: TmuxTerminal) => term.history({ join: true }).split('\n').filter((l) => visibleWidth(l.trimEnd()) > term.width);
+
+/** The line of a coloured capture whose visible text contains `needle`. */
+export const colouredLine = (capture: string, needle: string) => capture.split('\n').find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(needle)) ?? '';

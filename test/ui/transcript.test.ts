@@ -5,7 +5,7 @@ import { Screen } from '../../dist/plugins/ui-terminal/terminal/screen.js';
 import { createStyle } from '../../dist/plugins/ui-terminal/terminal/style.js';
 import { stripAnsi, visibleWidth } from '../../dist/plugins/ui-terminal/terminal/width.js';
 
-const CATEGORIES: Record<string, ToolCategory> = { Read: 'read', Bash: 'execute', Edit: 'edit', Fetch: 'network' };
+const CATEGORIES: Record<string, ToolCategory> = { Read: 'read', Bash: 'execute', Edit: 'edit', Fetch: 'network', Grep: 'read', LS: 'read' };
 
 function transcript(width = 79) {
   const committed: string[] = [];
@@ -28,6 +28,8 @@ describe('transcript', () => {
       ...ran(call('3', 'Edit', { file_path: 'src/b.ts' }), 'ok', { metadata: { added: 3, removed: 1 } }),
       ...ran(call('4', 'Read', { file_path: 'missing.ts' }), 'ENOENT: no such file', {}, true),
       ...ran(call('5', 'Fetch', { url: 'http://127.0.0.1:9/x' }), 'connect ECONNREFUSED\nretried twice', {}, true),
+      ...ran(call('6', 'Grep', { pattern: 'x' }), 'a.ts:1\nb.ts:2', { metadata: { matches: 3 } }),
+      ...ran(call('7', 'LS', { path: 'src' }), 'src/\n  - a.ts', { metadata: { entries: 1 } }),
     ];
     for (const e of events) t.handle(e);
     expect(committed).toEqual([
@@ -40,6 +42,8 @@ describe('transcript', () => {
       '● Read missing.ts (✗ ENOENT: no such file)',
       '● Fetch http://127.0.0.1:9/x (✗ connect ECONNREFUSED)',
       '  ⎿ retried twice',
+      '● Grep x (3 matches)',
+      '● LS src (1 entry)',
     ]);
   });
 

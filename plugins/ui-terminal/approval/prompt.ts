@@ -7,7 +7,7 @@ import { sanitize, truncate, visibleWidth, wrapLine } from '../terminal/width.js
 import { fallbackSummary } from '../render/tool-line.js';
 
 /** What the user can answer to one pending call. */
-export type ApprovalChoice = 'once' | 'session' | 'project' | 'deny' | 'all';
+export type ApprovalChoice = 'once' | 'session' | 'project' | 'deny' | 'all' | 'none';
 
 interface Option {
   choice: ApprovalChoice;
@@ -22,13 +22,15 @@ export const INTERRUPT_MESSAGE = 'The user interrupted and denied this call. Sto
 
 /**
  * The approval menu for a batch of pending calls, one at a time: yes / yes for this session /
- * always for this project / no (with a message for the model), and "yes to all" when several are
- * pending. Pure state: keys in, answers out; the app prints the previews and draws `view()`.
+ * always for this project / no (with a message for the model), and "yes to all" / "no to all" when
+ * several are pending. Pure state: keys in, answers out; the app prints the previews and draws `view()`.
  */
 export class ApprovalPrompt {
   readonly answers: ApprovalAnswer[] = [];
   private selected = 0;
   private message: TextBuffer | undefined;
+  /** The message being typed answers every remaining call ("no to all"), not just the current one. */
+  private messageForAll = false;
 
   constructor(
     private readonly items: ApprovalRequest[],
@@ -55,7 +57,8 @@ export class ApprovalPrompt {
       { choice: 'project', label: `Yes, always in this project${rule}` },
       { choice: 'deny', label: 'No, and tell the model what to do instead' },
     ];
-    if (remaining > 1) options.push({ choice: 'all', label: `Yes to all ${remaining} pending calls` });
+    if (remaining > 1)
+      options.push({ choice: 'all', label: `Yes to all ${remaining} pending calls` }, { choice: 'none', label: `No to all ${remaining} pending calls` });
     return options;
   }
 
@@ -107,10 +110,16 @@ export class ApprovalPrompt {
       if (key.name === 'enter') {
         const text = buffer.text.trim();
         this.message = undefined;
-        this.answer({ behavior: 'deny', scope: 'once', ...(text ? { message: text } : {}) });
+        const denial: ApprovalAnswer = { behavior: 'deny', scope: 'once', ...(text ? { message: text } : {}) };
+        do this.answer(denial);
+        while (this.messageForAll && this.current);
+        this.messageForAll = false;
         return this.current ? 'pending' : 'done';
       }
-      if (key.name === 'escape') this.message = undefined;
+      if (key.name === 'escape') {
+        this.message = undefined;
+        this.messageForAll = false;
+      }
       else if (key.name === 'backspace') buffer.backspace();
       else if (key.name === 'left') buffer.left();
       else if (key.name === 'right') buffer.right();
@@ -120,8 +129,10 @@ export class ApprovalPrompt {
   }
 
   private choose(choice: ApprovalChoice): ApprovalState {
-    if (choice === 'deny') {
+    if (choice === 'deny' || choice === 'none') {
+      // Either way the model is told what to do instead; "no to all" answers every remaining call with it.
       this.message = new TextBuffer();
+      this.messageForAll = choice === 'none';
       return 'pending';
     }
     if (choice === 'all') while (this.current) this.answer({ behavior: 'allow', scope: 'once' });
@@ -146,7 +157,8 @@ export class ApprovalPrompt {
     const question = truncate(`${style.bold(`Allow ${item.request.tool}`)} ${what}`, width - 12) + style.bold('?') + counter;
     const lines = [style.yellow('─'.repeat(width)), question];
     if (this.message) {
-      lines.push(...wrapLine(style.gray('Tell the model what to do instead (enter to send, esc to go back):'), width));
+      const scope = this.messageForAll ? ` (denies all ${total - this.index} remaining calls)` : '';
+      lines.push(...wrapLine(style.gray(`Tell the model what to do instead${scope} (enter to send, esc to go back):`), width));
       const prefix = style.yellow('✎ ');
       const text = this.message.text;
       const shown = visibleWidth(text) > width - 3 ? '…' + text.slice(-(width - 4)) : text;

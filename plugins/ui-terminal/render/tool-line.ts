@@ -35,7 +35,7 @@ export function resultText(result: ToolResultPart | undefined): string {
 }
 
 const countLines = (text: string) => (text ? text.replace(/\n$/, '').split('\n').length : 0);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const num = (v: Json | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** What a call came to, in a few words: "120 lines", "exit 1", "+3 −1", or the first line of an error. */
@@ -50,7 +50,9 @@ export function outcome(record: ToolRecord): string {
   const removed = num(meta.removed) ?? num(meta.linesRemoved);
   if (added !== undefined || removed !== undefined) return `+${added ?? 0} −${removed ?? 0}`;
   const files = num(meta.files) ?? num(meta.matches);
-  if (files !== undefined) return plural(files, num(meta.files) !== undefined ? 'file' : 'match');
+  if (files !== undefined) return num(meta.files) !== undefined ? plural(files, 'file') : plural(files, 'match', 'matches');
+  const entries = num(meta.entries);
+  if (entries !== undefined) return plural(entries, 'entry', 'entries');
   const lines = num(meta.lines) ?? countLines(text);
   if (record.category === 'read' || record.category === 'execute') return plural(lines, 'line');
   return firstLine(text);
