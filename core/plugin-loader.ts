@@ -1,12 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, ConfigError } from './errors.js';
 import type { Plugin } from './kernel-types.js';
 import type { ResolvedPluginEntry, AssistantConfig } from './types/config.js';
 import { isPathSpec, resolveModule } from './util/resolve-module.js';
 import { satisfies } from './util/semver-range.js';
 import { compileSchema, describeSchemaErrors } from './util/json-validate.js';
+import { shareRunningAssistant } from './util/self-reference.js';
+
+/** The compiled package's folder: plugins inside it are built-ins. */
+const OWN_FILES = fileURLToPath(new URL('../', import.meta.url));
 
 /** A plugin ready to apply: its module, validated options, and where it came from. */
 export interface PreparedPlugin {
@@ -39,6 +43,8 @@ export async function importPlugin(
       file: entry.source,
     });
   }
+  // A plugin from outside this package may import 'assistant': it gets this running copy.
+  if (!file.startsWith(OWN_FILES)) shareRunningAssistant();
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel, LockSet, ToolDefinition } from '../../dist/core/index.js';
@@ -244,10 +244,15 @@ describe('failures', () => {
   });
 
   it('cancels a batch: the running tool sees its signal, queued calls never start', async () => {
-    const { kernel: k, events } = await setup();
+    // A long grace: the probe answers its signal by itself, and a loaded machine must not turn
+    // that into a forced stop.
+    const { kernel: k, root } = await setup(undefined, { toolRuntime: { maxThreads: 4, abortGraceMs: 20_000 } });
+    const dir = join(root, 'started');
+    mkdirSync(dir);
     const controller = new AbortController();
-    const pending = runCalls(k, [call('ProbeWrite', { kind: 'wait-abort', path: 'p' }), call('ProbeWrite', { kind: 'echo', path: 'p' })], { signal: controller.signal });
-    while (!events.some((e) => e.type === 'tool_start')) await new Promise((r) => setTimeout(r, 5));
+    const pending = runCalls(k, [call('ProbeWrite', { kind: 'wait-abort', dir, path: 'p' }), call('ProbeWrite', { kind: 'echo', path: 'p' })], { signal: controller.signal });
+    // Abort only once the probe runs inside its worker (it announces itself in `dir`).
+    while (readdirSync(dir).length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     const [running, queued] = await pending;
     // The probe returned by itself once asked to stop: its own result stands.
