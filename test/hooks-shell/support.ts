@@ -14,9 +14,9 @@ import {
   type SessionState,
 } from '../../dist/core/index.js';
 import { isolatedEnv, writeFiles } from '../support/project.js';
-import { gitProject, startFakeLlm, type FakeLlm } from '../e2e/support.js';
+import { gitProject, type FakeLlm } from '../e2e/support.js';
 
-export { startFakeLlm, type FakeLlm };
+export { sharedFakeLlm } from '../e2e/support.js';
 
 /** A `hooks` section entry: one command, optionally behind a matcher. */
 export function command(commandLine: string, extra: { matcher?: string; timeout?: number } = {}) {
