@@ -98,4 +98,15 @@ describe('assistant -p with shell hooks', () => {
     expect(r.stdout).toBe('Hello.\n');
     expect(r.stderr).toBe('warn: UserPromptSubmit hook `echo "ticket lookup failed" >&2; exit 3` exited with status 3: ticket lookup failed\n');
   });
+
+  it('drops a prompt a UserPromptSubmit hook blocks: nothing is sent, exit status 1, the reason on stderr', async () => {
+    script({ turns: [], fallback: { text: 'UNEXPECTED' } });
+    const guard = 'grep -qi "api key" && { echo "no keys in prompts" >&2; exit 2; } || true';
+    const dir = gitProject({ '.assistantrc': JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: guard }] }] } }) });
+    const r = await runHeadless(llm.server, dir, ['my API key is sk-123, use it']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: the prompt was blocked by the UserPromptSubmit hook \`${guard}\`: no keys in prompts\n`);
+    expect(llm.server.requests).toHaveLength(0);
+  });
 });

@@ -1,8 +1,20 @@
 // The kernel hooks the shell hooks map to, as a plugin author taps them: `beforeStop` and `sessionOpen`.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
-import { createRunner, definePlugin, openSession, type Kernel, type OriginEvent, type Plugin, type SessionOpenSource, type StopContext } from '../../dist/core/index.js';
+import {
+  createRunner,
+  definePlugin,
+  openSession,
+  type Hooks,
+  type Kernel,
+  type OriginEvent,
+  type Plugin,
+  type SessionOpenInfo,
+  type SessionOpenSource,
+  type SessionState,
+  type StopContext,
+} from '../../dist/core/index.js';
 import { isolatedEnv } from '../support/project.js';
 import { gitProject, sharedFakeLlm } from '../e2e/support.js';
 
@@ -23,6 +35,12 @@ async function kernelWith(plugin: Plugin<any>): Promise<{ kernel: Kernel; events
 }
 
 describe('beforeStop', () => {
+  it('is typed: the stop context in, a message or nothing out', () => {
+    expectTypeOf<Hooks['beforeStop']['promise']>().parameters.toEqualTypeOf<[StopContext]>();
+    expectTypeOf<Hooks['beforeStop']['promise']>().returns.resolves.toEqualTypeOf<string | undefined>();
+    expectTypeOf<Hooks['sessionOpen']['promise']>().parameters.toEqualTypeOf<[SessionState, SessionOpenInfo]>();
+  });
+
   it('sends the model back to work with the first message a tap returns, counting how often', async () => {
     llm.script({ turns: [{ name: 'a', reply: { text: 'first' } }, { name: 'b', when: { contains: 'check the docs too' }, reply: { text: 'second' } }], fallback: { text: 'UNEXPECTED' } });
     const seen: Array<Pick<StopContext, 'text' | 'continued' | 'turn'>> = [];
