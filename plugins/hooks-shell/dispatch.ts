@@ -21,8 +21,8 @@ export interface DispatchDeps {
   projectRoot: string;
   files: ProjectFiles;
   logger: Logger;
-  /** Tells the user (a notice): failures and `systemMessage`s. */
-  report(message: string): void;
+  /** Tells the user (a warning notice): a failure, or a command's `systemMessage`. */
+  report(message: string, failed: boolean): void;
 }
 
 /** How a command is named in reports: the event and the command, cut if long. */
@@ -50,8 +50,8 @@ export async function runEvent(deps: DispatchDeps, commands: readonly CompiledCo
     deps.files.changed(['*']);
     deps.logger.debug(`${label}: exit ${run.code ?? run.signal ?? 'none'} in ${Math.round(performance.now() - started)} ms`);
     const answer = readAnswer(command.event, run, command.timeoutMs);
-    if (answer.problem) deps.report(`${label} ${answer.problem}`);
-    if (answer.message) deps.report(`${label}: ${answer.message}`);
+    if (answer.problem) deps.report(`${label} ${answer.problem}`, true);
+    if (answer.message) deps.report(`${label}: ${answer.message}`, false);
     if (answer.context) outcome.contexts.push({ text: answer.context, command });
     if (answer.updatedInput) {
       outcome.input = answer.updatedInput;

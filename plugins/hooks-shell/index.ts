@@ -37,14 +37,14 @@ export default definePlugin<HooksOptions>({
     const hooks = compileHooks(kernel, options);
     if (!hooks.size) return;
     /** SessionStart runs before any output is attached: its reports wait for the session's first prompt. */
-    const waitingReports = new Map<string, string[]>();
+    const waitingReports = new Map<string, Array<[string, boolean]>>();
     /** SessionStart context per session, added to the system prompt. */
     const sessionContext = new Map<string, string>();
 
-    const notify = (message: string, origin: { sessionId?: string; agentId?: string }) => {
+    const notify = (message: string, failed: boolean, origin: { sessionId?: string; agentId?: string }) => {
       logger.debug(message);
       try {
-        kernel.hooks.event.call({ type: 'notice', level: 'warn', message, code: 'ASSISTANT_HOOK_COMMAND_FAILED', ...origin });
+        kernel.hooks.event.call({ type: 'notice', level: 'warn', message, ...(failed ? { code: 'ASSISTANT_HOOK_COMMAND_FAILED' } : {}), ...origin });
       } catch (error) {
         logger.error(`reporting a hook failure failed: ${(error as Error)?.message ?? error}`);
       }
@@ -53,7 +53,7 @@ export default definePlugin<HooksOptions>({
       projectRoot: kernel.projectRoot,
       files: kernel.files,
       logger,
-      report: (message) => notify(message, origin),
+      report: (message, failed) => notify(message, failed, origin),
     });
     const input = (event: HookEvent, turn: Pick<TurnContext, 'sessionId' | 'agentId'>, extra: Record<string, unknown>): HookInput => ({
       hook_event_name: event,
@@ -92,7 +92,7 @@ export default definePlugin<HooksOptions>({
     if (submit || start)
       kernel.hooks.userPrompt.tapPromise({ name: NAME, stage: Stage.GUARD }, async (message, turn) => {
         if (turn.agentId || (message.meta?.origin && message.meta.origin !== 'user')) return message;
-        for (const report of waitingReports.get(turn.sessionId ?? '') ?? []) notify(report, turn);
+        for (const [report, failed] of waitingReports.get(turn.sessionId ?? '') ?? []) notify(report, failed, turn);
         waitingReports.delete(turn.sessionId ?? '');
         if (!submit) return message;
         const outcome = await runEvent(deps(turn), submit, '', input('UserPromptSubmit', turn, { prompt: textOf(message.content) }), turn.signal);
@@ -113,9 +113,9 @@ export default definePlugin<HooksOptions>({
     if (start) {
       kernel.hooks.sessionOpen.tapPromise(NAME, async (session, info) => {
         const id = session.info.id;
-        const reports: string[] = [];
+        const reports: Array<[string, boolean]> = [];
         const event = { ...input('SessionStart', { sessionId: id }, { source: info.source }), permission_mode: session.mode };
-        const outcome = await runEvent({ ...deps({ sessionId: id }), report: (m) => reports.push(m) }, start, info.source, event);
+        const outcome = await runEvent({ ...deps({ sessionId: id }), report: (m, failed) => reports.push([m, failed]) }, start, info.source, event);
         if (reports.length) waitingReports.set(id, reports);
         if (outcome.contexts.length) sessionContext.set(id, outcome.contexts.map((c) => contextText(c)).join('\n\n'));
         else sessionContext.delete(id);

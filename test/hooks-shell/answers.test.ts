@@ -46,6 +46,8 @@ describe('answers', () => {
       'PostToolUse hook `echo \'{"updatedInput": {"path": "."}, "systemMessage": "formatted 0 files"}\'` "updatedInput" does not apply to PostToolUse hooks and was ignored',
       'PostToolUse hook `echo \'{"updatedInput": {"path": "."}, "systemMessage": "formatted 0 files"}\'`: formatted 0 files',
     ]);
+    // A systemMessage is a message, not a failure.
+    expect(agent.events.filter((e) => e.type === 'notice').map((e) => e.type === 'notice' && e.code)).toEqual(['ASSISTANT_HOOK_COMMAND_FAILED', 'ASSISTANT_HOOK_COMMAND_FAILED', undefined]);
   });
 
   it('stops at the first block: later commands for the event do not run', async () => {
