@@ -31,6 +31,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'tool-bash',
   'tool-todo',
   'permissions',
+  'hooks-shell',
 ];
 
 /** Default values for the core keys. */

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   ASSISTANT_PLUGIN_APPLY_FAILED: { exit: 1, text: "A plugin's `apply` threw." },
   ASSISTANT_PLUGIN_HOOK_FAILED: { exit: 1, text: 'A plugin threw inside a hook.' },
   ASSISTANT_HOOK_UNKNOWN: { exit: 2, text: 'A plugin used a hook that does not exist.' },
+  ASSISTANT_HOOK_BLOCKED: { exit: 1, text: 'A shell hook (`hooks` in .assistantrc) blocked a tool call or a prompt; the message gives its reason.' },
+  ASSISTANT_HOOK_COMMAND_FAILED: { exit: 1, text: 'A shell hook command failed (an exit status other than 0 or 2, a timeout, not executable, an unreadable answer); reported, and the run goes on.' },
   ASSISTANT_PROVIDER_NOT_CONFIGURED: { exit: 3, text: 'No provider is selected, or it has no API key or base URL.' },
   ASSISTANT_PROVIDER_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the selected provider.' },
   ASSISTANT_PROVIDER_OPTIONS_INVALID: { exit: 2, text: 'A `provider:` option has a bad value (the message names its JSON path).' },

@@ -19,6 +19,7 @@ import type { SessionEvent, SessionInfo, SessionLookup, SessionSnapshot, Session
 import type { CommandRegistry } from './types/commands.js';
 import type { OriginEvent } from './types/events.js';
 import type { AgentRunner } from './agent/runner.js';
+import type { SessionState } from './session.js';
 
 /**
  * Named stages for ordering taps (tapable's `stage`): lower runs first. Config order never matters.
@@ -43,6 +44,22 @@ export interface TurnContext {
   sessionId?: string;
   agentId?: string;
   signal: AbortSignal;
+}
+
+/** The model ended a reply without calling a tool: what `beforeStop` taps see. */
+export interface StopContext extends TurnContext {
+  /** The reply's text. */
+  text: string;
+  /** How many times `beforeStop` already sent the model back to work during this prompt (guards against loops). */
+  continued: number;
+}
+
+/** How a session came to be open: new, resumed, forked, or a new one replacing the previous (`/clear`). */
+export type SessionOpenSource = 'startup' | 'resume' | 'fork' | 'clear';
+
+/** What `sessionOpen` taps learn besides the session. */
+export interface SessionOpenInfo {
+  source: SessionOpenSource;
 }
 
 /** A tool call with what the pipeline knows about it. */
@@ -82,6 +99,10 @@ export function createHooks() {
     turnStart: new AsyncSeriesHook<[TurnContext]>(['turn']),
     /** A model turn ended (its tool results are in the history). */
     turnEnd: new AsyncSeriesHook<[TurnContext]>(['turn']),
+    /** The reply is complete (no tool call); the first tap that returns a message sends the model back to work with it. Fails open. */
+    beforeStop: new AsyncSeriesBailHook<[StopContext], string | undefined>(['stop']),
+    /** A session was opened (new, resumed, forked, or by `/clear`), before its first prompt. */
+    sessionOpen: new AsyncSeriesHook<[SessionState, SessionOpenInfo]>(['session', 'info']),
 
     // provider
     /** Keyed by provider name; the plugin that knows the name returns a Provider. */

@@ -2,7 +2,18 @@
  * The public plugin API of assistant. Plugins import from here (the package entry) and nowhere else.
  */
 export { definePlugin } from './define-plugin.js';
-export { Stage, type Hooks, type HookName, type TurnContext, type ToolCallInfo, type ShutdownInfo, type InteractiveSession } from './hooks.js';
+export {
+  Stage,
+  type Hooks,
+  type HookName,
+  type TurnContext,
+  type ToolCallInfo,
+  type ShutdownInfo,
+  type InteractiveSession,
+  type StopContext,
+  type SessionOpenSource,
+  type SessionOpenInfo,
+} from './hooks.js';
 export type { Kernel, Plugin, PluginContext, LoadedPlugin } from './kernel-types.js';
 export { KERNEL_API_VERSION } from './version.js';
 export {
@@ -54,6 +65,7 @@ export {
 } from './metrics.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { stableJson } from './util/stable-json.js';
+export { sourceFor } from './util/config-source.js';
 export { resolveToolPath, realPath, isInside, displayPath } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';

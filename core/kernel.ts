@@ -10,6 +10,7 @@ import { createMetricsRegistry } from './metrics.js';
 import { bridgeStore, selectStore, selectedStoreName } from './session-store.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './util/close-matches.js';
+import { sourceFor } from './util/config-source.js';
 import { createContextLedger } from './context/ledger.js';
 import type { PriceTable } from './context/pricing.js';
 import type { Kernel, LoadedPlugin } from './kernel-types.js';
@@ -50,6 +51,8 @@ function hookProxy(hooks: Hooks): Hooks {
     },
   });
 }
+
+export { sourceFor };
 
 /** Creates a kernel: imports, checks and applies the configured plugins. */
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
@@ -188,13 +191,6 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   return kernel;
 }
 
-/** The file (or layer) that set the value at `pointer`, or the nearest parent that has one. */
-export function sourceFor(config: ResolvedConfig, pointer: string): string {
-  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
-    if (config.sources[p]) return config.sources[p]!;
-    if (!p) return config.projectFile ?? 'defaults';
-  }
-}
 
 function checkUnknownKeys(config: ResolvedConfig, prepared: PreparedPlugin[]): void {
   const known = new Set(CORE_CONFIG_KEYS);

@@ -31,6 +31,8 @@ export interface OpenSessionOptions {
   resume?: SessionSnapshot;
   /** ... or start a new session from its history (a fork). */
   fork?: SessionSnapshot;
+  /** A new session replacing the previous one (`/clear`): `sessionOpen` says `clear` instead of `startup`. */
+  cleared?: boolean;
 }
 
 function newInfo(options: OpenSessionOptions, now: number): SessionInfo {
@@ -57,6 +59,7 @@ function firstPromptText(message: Message): string | undefined {
  * Opens a session (new, resumed or forked) and records its start. A resumed session records where
  * and by whom it was reopened; tool calls a crash left without results get results saying so, and a
  * session reopened in a moved project gets a note that files must be re-read, not trusted from history.
+ * Then `sessionOpen` fires, saying how the session came to be open.
  */
 export async function openSession(hooks: Hooks, options: OpenSessionOptions): Promise<SessionState> {
   const now = Date.now();
@@ -114,6 +117,7 @@ export async function openSession(hooks: Hooks, options: OpenSessionOptions): Pr
           meta: { time: now, origin: 'system-note' },
         },
       });
+    await hooks.sessionOpen.promise(session, { source: 'resume' });
     return session;
   }
   await hooks.persist.promise({ type: 'session_start', info: state.info }, state.info);
@@ -125,5 +129,6 @@ export async function openSession(hooks: Hooks, options: OpenSessionOptions): Pr
     if (state.usage.inputTokens + state.usage.outputTokens) await hooks.persist.promise({ type: 'usage', usage: { ...state.usage }, model: state.info.model ?? 'unknown' }, state.info);
     await hooks.persist.promise({ type: 'checkpoint', reason: 'turn_end' }, state.info);
   }
+  await hooks.sessionOpen.promise(session, { source: options.fork ? 'fork' : options.cleared ? 'clear' : 'startup' });
   return session;
 }

@@ -1,5 +1,5 @@
 import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../errors.js';
-import type { TurnContext } from '../hooks.js';
+import type { StopContext, TurnContext } from '../hooks.js';
 import type { Kernel } from '../kernel-types.js';
 import { addUsage, emptyUsage, messageText, type AssistantMessage, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
 import type { AgentEvent, DoneReason } from '../types/events.js';
@@ -69,6 +69,7 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
   const emit = (event: AgentEvent) => hooks.event.call({ ...event, agentId, sessionId });
   const repeats = new RepeatDetector(limits.repeatedCallLimit);
   let consecutiveFailures = 0;
+  let continued = 0;
   let turns = 0;
   let lastText = '';
   let costUsd = 0;
@@ -127,7 +128,11 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
         await hooks.turnEnd.promise(turn);
         await conversation.checkpoint('turn_end');
         emit({ type: 'turn_end', turn: turns, usage });
-        return finish('completed');
+        const more = await askBeforeStop(kernel, { ...turn, text: lastText, continued }, emit);
+        if (!more) return finish('completed');
+        continued++;
+        await conversation.append(userMessage(more, 'reminder'));
+        continue;
       }
 
       const results = await kernel.runToolCalls(calls, { mode: options.mode, signal, turn: turns, sessionId, agentId, toolFilter: options.toolFilter });
@@ -166,6 +171,18 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
       ? (error as AssistantError)
       : new AssistantError('ASSISTANT_INTERNAL', (error as Error)?.message ?? String(error), { cause: error });
     return finish('error', wrapped.message, wrapped);
+  }
+}
+
+/** Runs `beforeStop`: a message to send the model back to work with, or nothing. Fails open: a failing tap is reported and the reply stands. */
+async function askBeforeStop(kernel: Kernel, stop: StopContext, emit: (event: AgentEvent) => void): Promise<string | undefined> {
+  try {
+    const more = await kernel.hooks.beforeStop.promise(stop);
+    return typeof more === 'string' && more.trim() ? more : undefined;
+  } catch (error) {
+    const code = isAssistantError(error) ? error.code : undefined;
+    emit({ type: 'notice', level: 'warn', message: `a beforeStop hook failed, so the reply stands: ${(error as Error)?.message ?? error}`, code });
+    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import { createRunner, openSession, type AgentRunner, type AssistantConfig, type Kernel } from '../../dist/core/index.js';
@@ -7,6 +8,36 @@ import { isolatedEnv, makeProject } from '../support/project.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
 
 export { startFakeLlm, type FakeLlm };
+
+/** One fake LLM server for a test file's tests, started before them and closed after. */
+export interface SharedFakeLlm {
+  /** The running server (available inside tests and hooks). */
+  readonly server: FakeLlm;
+  /** Swaps in `fixture` and clears the request log. */
+  script(fixture: object): void;
+}
+
+/** Registers the set-up and tear-down of a fake LLM server shared by the file's tests. */
+export function sharedFakeLlm(): SharedFakeLlm {
+  let server: FakeLlm | undefined;
+  beforeAll(async () => {
+    server = await startFakeLlm({ fixture: { turns: [] } });
+  });
+  afterAll(() => server?.close());
+  const running = () => {
+    if (!server) throw new Error('the fake LLM server is only running inside tests');
+    return server;
+  };
+  return {
+    get server() {
+      return running();
+    },
+    script(fixture) {
+      running().setFixture(fixture);
+      running().reset();
+    },
+  };
+}
 
 /** A temp git repository holding `files`, committed, as a user's project would be. */
 export function gitProject(files: Record<string, string>): string {
