@@ -293,7 +293,7 @@ export class McpConnection {
         code: 'ASSISTANT_MCP_CONNECT_TIMEOUT',
         message: `the MCP server "${this.name}" did not finish starting within ${this.startupTimeoutMs} ms ${where}; raise startupTimeoutMs if it is just slow${this.lastWords()}`,
       };
-    const reason = (error as NodeJS.ErrnoException)?.code === 'ENOENT' && !isRemote(this.entry.config) ? `command not found: ${this.entry.config.command}` : ((error as Error)?.message ?? String(error));
+    const reason = (error as NodeJS.ErrnoException)?.code === 'ENOENT' && !isRemote(this.entry.config) ? `command not found: ${this.entry.config.command}` : ((error as Error)?.message ?? String(error)) + httpHint(error);
     return { code: 'ASSISTANT_MCP_CONNECT_FAILED', message: `the MCP server "${this.name}" could not be started ${where}: ${reason}${this.lastWords()}` };
   }
 
@@ -302,4 +302,12 @@ export class McpConnection {
     const last = this.stderrTail[this.stderrTail.length - 1];
     return last ? ` (its last words: ${last.length > 200 ? last.slice(0, 197) + '...' : last})` : '';
   }
+}
+
+/** The HTTP status behind a transport error, with what to do about the usual ones. */
+function httpHint(error: unknown): string {
+  const status = (error as { code?: unknown })?.code;
+  if (typeof status !== 'number' || status < 400 || status > 599) return '';
+  if (status === 401 || status === 403) return ` (HTTP ${status}: check the server's headers, e.g. "Authorization": "Bearer \${TOKEN}"; OAuth sign-in is not supported)`;
+  return ` (HTTP ${status})`;
 }

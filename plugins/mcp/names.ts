@@ -20,13 +20,15 @@ export function qualifiedName(server: string, tool: string): string {
 
 /**
  * Gives each of a server's tools a unique name: sanitizing can make two names equal (`a.b` and
- * `a_b`) and another plugin may own a name already. Tools are named in a sorted order, so the
- * same list always gets the same names; a clash gets a suffix derived from the original name.
+ * `a_b`) and another plugin may own a name already. The same list always gets the same names; a
+ * clash gets a suffix derived from the original name.
  */
 export function assignNames(server: string, tools: readonly string[], taken: (name: string) => boolean): Map<string, string> {
   const names = new Map<string, string>();
   const used = new Set<string>();
-  for (const tool of [...tools].sort()) {
+  // A tool whose name needs no change keeps it; the others are named after them, in sorted order.
+  const clean = (tool: string) => (sanitize(tool) === tool ? 0 : 1);
+  for (const tool of [...tools].sort((a, b) => clean(a) - clean(b) || (a < b ? -1 : a > b ? 1 : 0))) {
     let name = qualifiedName(server, tool);
     for (let attempt = 0; used.has(name) || taken(name); attempt++) {
       const suffix = `_${shortHash(`${server}\0${tool}\0${attempt}`)}`;

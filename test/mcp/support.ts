@@ -41,7 +41,7 @@ export const firstTurn = (kernel: Kernel) => kernel.hooks.turnStart.promise({ tu
 
 let ids = 0;
 /** Runs tool calls through the kernel's one pipeline. */
-export async function call(kernel: Kernel, name: string, input: Record<string, unknown> = {}, mode: PermissionMode = 'bypass', signal = new AbortController().signal): Promise<ToolResultPart> {
+export async function call(kernel: Kernel, name: string, input: Record<string, unknown> = {}, mode: PermissionMode = 'bypass', signal: AbortSignal = new AbortController().signal): Promise<ToolResultPart> {
   const part: ToolCallPart = { type: 'tool_call', id: `call_${++ids}`, name, input };
   const [result] = await kernel.runToolCalls([part], { mode, signal, turn: 1 });
   return result!;
