@@ -182,11 +182,15 @@ describe('a model calling an MCP tool (built CLI, fake LLM)', () => {
     expect(JSON.stringify(lines.at(-1))).toContain('The server echoed it back.');
   });
 
-  it('without a rule, headless denies the call and the model is told why', async () => {
+  it('without a rule, headless denies the call and the model is told why; a broken server is reported on stderr', async () => {
     fake.reset();
-    const dir = gitProject({ '.assistantrc': JSON.stringify({ mcpServers: { everything: nodeServer(EVERYTHING, ['stdio']) } }) });
+    const dir = gitProject({
+      '.assistantrc': JSON.stringify({ mcpServers: { everything: nodeServer(EVERYTHING, ['stdio']), ghost: { command: 'assistant-test-no-such-command' } } }),
+    });
     const run = await runHeadless(fake, dir, ['Echo through MCP'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('The server echoed it back.\n');
+    expect(run.stderr.match(/warn: the MCP server "ghost" could not be started .*command not found: assistant-test-no-such-command/g)).toHaveLength(1);
     const requests = fake.requests.filter((r) => r.path.endsWith('/messages'));
     expect(requestText(requests[1]!)).toMatch(/Permission to run mcp__everything__echo was denied/);
     expect(requestText(requests[1]!)).not.toContain('Echo: hello from the model');
