@@ -57,6 +57,7 @@ export class McpConnection {
   /** Start-up gave up (timeout) while the handshake was still running. */
   private abandoned = false;
   private readonly stderrTail: string[] = [];
+  private readonly changedWhileStarting = new Set<'tools' | 'prompts'>();
 
   constructor(
     readonly entry: ServerEntry,
@@ -97,6 +98,9 @@ export class McpConnection {
     this.connecting = this.open().then(
       () => {
         this.status = 'connected';
+        // A change announced while the first lists were being read may not be in them.
+        for (const kind of this.changedWhileStarting) void this.refresh(kind);
+        this.changedWhileStarting.clear();
       },
       (error: unknown) => this.fail(this.describeStartFailure(error)),
     );
@@ -190,6 +194,7 @@ export class McpConnection {
 
   /** Re-lists after a `list_changed` notification; a failed refresh keeps the old list. */
   private async refresh(kind: 'tools' | 'prompts'): Promise<void> {
+    if (this.status === 'connecting') this.changedWhileStarting.add(kind);
     if (this.status !== 'connected') return;
     try {
       const items = await this.pages(kind);

@@ -5,6 +5,26 @@ type Part = TextPart | ImagePart;
 type ResourceContents = EmbeddedResource['resource'] | ReadResourceResult['contents'][number];
 
 const text = (value: string): TextPart => ({ type: 'text', text: value });
+
+/** Most characters of text a result passes on (about 25k tokens), so one call cannot flood the context. */
+export const MAX_RESULT_CHARS = 100_000;
+
+/** Cuts the text parts to `MAX_RESULT_CHARS` in all, saying how much was left out. */
+function limitText(parts: Part[]): Part[] {
+  const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
+  if (total <= MAX_RESULT_CHARS) return parts;
+  let budget = MAX_RESULT_CHARS;
+  const kept: Part[] = [];
+  for (const part of parts) {
+    if (part.type !== 'text') kept.push(part);
+    else if (budget > 0) {
+      kept.push(part.text.length <= budget ? part : text(part.text.slice(0, budget)));
+      budget -= Math.min(budget, part.text.length);
+    }
+  }
+  kept.push(text(`[output cut: ${total - MAX_RESULT_CHARS} of ${total} characters left out; ask the tool for less]`));
+  return kept;
+}
 const isImage = (mimeType: string | undefined) => typeof mimeType === 'string' && /^image\/(png|jpeg|gif|webp)$/.test(mimeType);
 const approxBytes = (base64: string) => Math.floor((base64.length * 3) / 4);
 
@@ -47,6 +67,7 @@ export function toToolResult(result: CallToolResult | { toolResult: unknown }, s
     content = result.content.map(contentPart);
     if (!content.length && result.structuredContent !== undefined) content = [text(JSON.stringify(result.structuredContent, null, 2))];
   } else content = [text(JSON.stringify((result as { toolResult: unknown }).toolResult ?? null, null, 2))];
+  content = limitText(content);
   if ('isError' in result && result.isError) {
     if (!content.length) content = [text(`${tool} on the MCP server "${server}" reported an error without details.`)];
     return { content, isError: true, metadata: { ...metadata, code: 'ASSISTANT_MCP_TOOL_ERROR' } };
