@@ -297,10 +297,7 @@ export class TerminalApp implements UiHost {
     void this.history.add(text).catch(() => undefined);
     const slash = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text);
     if (slash) void this.slash(slash[1]!, slash[2] ?? '');
-    else if (this.busy) {
-      this.runner.steer(text);
-      this.queued.push(text);
-    } else this.startRun(text);
+    else this.submitPrompt(text);
   }
 
   private startRun(text: string, tag?: string): void {
@@ -370,10 +367,21 @@ export class TerminalApp implements UiHost {
       newConversation: () => this.newConversation(),
       switchRunner: (runner: AgentRunner) => this.switchRunner(runner),
       setMode: (mode: PermissionMode) => this.setMode(mode),
+      submit: (text: string) => this.submitPrompt(text),
       runner: this.runner,
       width: this.width,
       color: this.style.enabled,
     };
+  }
+
+  /** Sends text as the user's next prompt (a command that expands to a prompt, e.g. an MCP server's); shown as typed, queued when the agent is busy. */
+  submitPrompt(text: string): void {
+    if (!text.trim()) return;
+    if (this.busy) {
+      this.runner.steer(text);
+      this.queued.push(text);
+    } else this.startRun(text);
+    this.screen.schedule();
   }
 
   /** Runs a built-in command (they are registered through the `commands` hook like anyone's). */

@@ -4,7 +4,7 @@ import { PermissionError } from '../../../core/index.js';
 /** Which list a rule is in. */
 export type RuleKind = 'allow' | 'ask' | 'deny';
 
-/** A parsed permission rule such as `Bash(npm run test:*)`, `Edit(docs/**)` or `mcp__github__*`. */
+/** A parsed permission rule such as `Bash(npm run test:*)`, `Edit(docs/**)`, `mcp__github__*` or `mcp__github` (every tool of that server). */
 export interface Rule {
   /** As written. */
   text: string;
@@ -19,6 +19,8 @@ export interface Rule {
 }
 
 const RULE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/s;
+/** `mcp__<server>` with no tool part names every tool of that MCP server. */
+const MCP_SERVER = /^mcp__(?:(?!__)[A-Za-z0-9_-])+$/;
 
 /** Parses one rule; throws ASSISTANT_PERMISSION_RULE_INVALID naming the rule and where it came from. */
 export function parseRule(text: string, kind: RuleKind, source: string): Rule {
@@ -32,7 +34,7 @@ export function parseRule(text: string, kind: RuleKind, source: string): Rule {
       { plugin: 'permissions', file: source.startsWith('/') ? source : undefined },
     );
   const tool = match[1]!;
-  const matchesToolName = tool.includes('*') ? picomatch(tool) : (name: string) => name === tool;
+  const matchesToolName = tool.includes('*') ? picomatch(tool) : MCP_SERVER.test(tool) ? (name: string) => name === tool || name.startsWith(`${tool}__`) : (name: string) => name === tool;
   return { text: trimmed, kind, tool, matchesToolName, ...(specifier ? { specifier } : {}), source };
 }
 

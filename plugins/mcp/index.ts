@@ -1,0 +1,70 @@
+import { definePlugin, type OriginEvent, type UserMessage } from '../../core/index.js';
+import { mcpCommand } from './cli.js';
+import { listServers } from './config.js';
+import { McpManager } from './manager.js';
+import { attachResources } from './mentions.js';
+import { serversSchema, type ServerConfig } from './schema.js';
+import { formatRows, serverRow } from './status.js';
+
+const VERSION = '1.0.0';
+
+const textOf = (message: UserMessage) => message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+
+/**
+ * MCP client: the servers under `mcpServers` (and in the project's `.mcp.json`) are connected when
+ * the session starts, their tools join the registry as `mcp__<server>__<tool>` and run through the
+ * one tool pipeline (permission included), their resources can be attached with `@server:uri`, and
+ * their prompts become `/mcp__<server>__<prompt>` commands. Nothing is imported or started before
+ * the session starts, so `--help`, `--version` and other commands pay nothing for it.
+ */
+export default definePlugin<Record<string, ServerConfig>>({
+  name: 'mcp',
+  version: VERSION,
+  configKey: 'mcpServers',
+  optionsSchema: serversSchema,
+  apply(kernel, options, { logger }) {
+    let manager: McpManager | undefined;
+    const servers = () => listServers(kernel, options);
+    const emit = (event: OriginEvent) => {
+      try {
+        kernel.hooks.event.call(event);
+      } catch (error) {
+        logger.error(`an event observer failed: ${(error as Error)?.message ?? error}`);
+      }
+    };
+    const start = () =>
+      (manager ??= new McpManager(servers(), { projectRoot: kernel.projectRoot, env: process.env, logger, version: VERSION, tools: kernel.tools, commands: kernel.commands, emit }));
+
+    // Start-up waits for every server (in parallel), each at most its startupTimeoutMs, so the
+    // first request already offers their tools; a failure only costs that server's tools.
+    kernel.hooks.registerTools.tapPromise('mcp', () => start().start());
+
+    // Failures found while starting are reported when observers (the UI, headless output) listen.
+    kernel.hooks.turnStart.tapPromise('mcp', async (turn) => {
+      if (!turn.agentId) manager?.flushNotices(turn.sessionId);
+    });
+
+    kernel.hooks.userPrompt.tapPromise('mcp', async (message, turn) => {
+      if (!manager || (message.meta?.origin && message.meta.origin !== 'user')) return message;
+      const text = textOf(message);
+      if (!text.includes('@')) return message;
+      const found = manager;
+      return attachResources(message, text, (name) => found.find(name), (problem) =>
+        emit({ type: 'notice', level: 'warn', message: problem, code: 'ASSISTANT_MCP_REQUEST_FAILED', sessionId: turn.sessionId }),
+      );
+    });
+
+    kernel.hooks.shutdown.tapPromise('mcp', async () => {
+      await manager?.close();
+    });
+
+    kernel.hooks.commands.tap('mcp', (registry) => {
+      registry.addCli(mcpCommand({ kernel, logger, version: VERSION, servers }));
+      registry.addSlash({
+        name: 'mcp',
+        description: 'MCP servers of this session: status and tool count',
+        run: () => (manager ? formatRows(manager.connections.map((c) => serverRow(c, kernel.projectRoot))) : 'MCP servers start with the session.'),
+      });
+    });
+  },
+});
