@@ -30,6 +30,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'tools-fs',
   'tool-bash',
   'tool-todo',
+  'agents',
   'permissions',
 ];
 

@@ -54,6 +54,7 @@ export {
 } from './metrics.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { stableJson } from './util/stable-json.js';
+export { schemaProblems } from './util/json-validate.js';
 export { resolveToolPath, realPath, isInside, displayPath } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
