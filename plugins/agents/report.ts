@@ -6,13 +6,21 @@ export const MAX_REPORT_CHARS = 20_000;
 /** Most tool calls listed in a partial report. */
 const MAX_LISTED_CALLS = 20;
 
-const STOPPED: Record<string, string> = {
-  max_turns: 'it reached its turn limit',
-  budget: 'it reached its token or cost budget',
-  tool_failures: 'too many of its tool calls failed in a row',
-  aborted: 'it was interrupted',
-  error: 'it failed',
-};
+/** Why a sub-agent stopped, for the caller; the loop's own message is added where it says more (the error, the failing call). */
+function stoppedBecause(result: SubAgentOutcome['result']): string {
+  switch (result.reason) {
+    case 'max_turns':
+      return `it reached its turn limit (${result.turns} turns)`;
+    case 'budget':
+      return 'it reached its token or cost budget';
+    case 'aborted':
+      return 'it was interrupted';
+    case 'tool_failures':
+      return `too many of its tool calls failed in a row (${result.message ?? 'no detail'})`;
+    default:
+      return `it failed (${result.message ?? 'no detail'})`;
+  }
+}
 
 function cut(text: string, max = MAX_REPORT_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… report cut: ${text.length - max} more characters]`;
@@ -64,8 +72,7 @@ export function agentReport(agentId: string, typeName: string, outcome: SubAgent
   const written = notes(messages);
   const listed = calls.slice(0, MAX_LISTED_CALLS).join('; ') + (calls.length > MAX_LISTED_CALLS ? `; and ${calls.length - MAX_LISTED_CALLS} more` : '');
   const note =
-    `[Sub-agent ${agentId} (${typeName}) stopped before finishing: ${STOPPED[result.reason] ?? result.reason}` +
-    `${result.message ? ` (${result.message})` : ''}. ` +
+    `[Sub-agent ${agentId} (${typeName}) stopped before finishing: ${stoppedBecause(result)}. ` +
     (written.length ? `Above is what it wrote in ${result.turns} turn${result.turns === 1 ? '' : 's'}: partial results, not a finished report. ` : 'It wrote nothing before it stopped. ') +
     (calls.length ? `It made ${calls.length} tool call${calls.length === 1 ? '' : 's'}: ${listed}.]` : 'It made no tool calls.]');
   const text = `${written.length ? cut(written.join('\n\n')) + '\n\n' : ''}${note}`;

@@ -3,21 +3,11 @@
 // write-capable agents editing one file take turns in the shared lock table.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addUsage, emptyUsage, type OriginEvent } from '../../dist/core/index.js';
-import { agentSession, firstRequestOf, isolateUserConfig, resultFor, startFakeLlm, systemOf, textOf, toolsOffered, type FakeLlm } from './support.js';
+import { agentSession, useFakeLlm, firstRequestOf, resultFor, systemOf, textOf, toolsOffered } from './support.js';
 
-let fake: FakeLlm;
-beforeAll(async () => {
-  isolateUserConfig();
-  fake = await startFakeLlm({ fixture: { turns: [] } });
-});
-afterAll(() => fake.close());
-
-function script(fixture: object): void {
-  fake.setFixture(fixture);
-  fake.reset();
-}
+const llm = useFakeLlm();
 
 /** A read-only reviewer of one file: waits at the barrier, reads its file, reports. */
 const reviewer = (file: string, finding: string) => [
@@ -56,16 +46,16 @@ const MODULES = { 'a.js': 'export function f(n) {\n  return 1 / n;\n}\n', 'b.js'
 
 describe('parallel read-only sub-agents', () => {
   it('run at the same time, each with its own context and the read-only tools, and report back', async () => {
-    script(THREE_REVIEWS);
-    const s = await agentSession(fake, MODULES);
+    llm.script(THREE_REVIEWS);
+    const s = await agentSession(llm.fake, MODULES);
     try {
       const result = await s.runner.run('check the three modules');
       expect(result.reason).toBe('completed');
       expect(result.text).toBe('Two bugs found: a.js:2 and c.js:1.');
-      expect(fake.requests.map((r) => r.turn)).not.toContain('fallback');
+      expect(llm.fake.requests.map((r) => r.turn)).not.toContain('fallback');
 
       // Overlap, observed: the three first requests were held until all three waited together.
-      const firsts = ['a.js', 'b.js', 'c.js'].map((file) => firstRequestOf(fake, `Review ${file} for bugs`));
+      const firsts = ['a.js', 'b.js', 'c.js'].map((file) => firstRequestOf(llm.fake, `Review ${file} for bugs`));
       expect(firsts.map((r) => r.barrier)).toEqual(['released', 'released', 'released']);
 
       // Each report is the result of its own Task call.
@@ -81,7 +71,7 @@ describe('parallel read-only sub-agents', () => {
         expect(JSON.stringify(request.body)).not.toContain('check the three modules');
         expect(toolsOffered(request)).toEqual(['Bash', 'Glob', 'Grep', 'LS', 'Read']);
       }
-      expect(toolsOffered(fake.requests[0]!)).toContain('Task');
+      expect(toolsOffered(llm.fake.requests[0]!)).toContain('Task');
 
       // Their calls carry their agent id and the Task call that started them.
       const reads = s.events.filter((e): e is Extract<OriginEvent, { type: 'tool_end' }> => e.type === 'tool_end' && e.call.name === 'Read');
@@ -100,8 +90,8 @@ describe('parallel read-only sub-agents', () => {
   });
 
   it("add the children's usage to the session's totals and the ledger", async () => {
-    script(THREE_REVIEWS);
-    const s = await agentSession(fake, MODULES);
+    llm.script(THREE_REVIEWS);
+    const s = await agentSession(llm.fake, MODULES);
     try {
       await s.runner.run('check the three modules');
       const ledger = s.kernel.budget;
@@ -109,7 +99,7 @@ describe('parallel read-only sub-agents', () => {
       const agents = new Set(ledger.requests.map((r) => r.agentId).filter(Boolean));
       expect(agents.size).toBe(3);
       // What the fake server reported for every request, main and sub-agents alike.
-      const reported = fake.requests.reduce(
+      const reported = llm.fake.requests.reduce(
         (sum, r) => addUsage(sum, { inputTokens: r.usage.inputTokens, cacheReadTokens: r.usage.cacheReadTokens, cacheWriteTokens: r.usage.cacheWriteTokens }),
         emptyUsage(),
       );
@@ -145,7 +135,7 @@ const editor = (word: string) => {
 
 describe('parallel write-capable sub-agents', () => {
   it('edit one file one after the other through the shared lock table, and both edits land', async () => {
-    script({
+    llm.script({
       turns: [
         {
           name: 'main: delegate',
@@ -164,32 +154,38 @@ describe('parallel write-capable sub-agents', () => {
       ],
       fallback: { text: 'UNEXPECTED REQUEST' },
     });
-    const s = await agentSession(fake, { 'notes.txt': 'alpha\nbeta\n' }, {
+    const s = await agentSession(llm.fake, { 'notes.txt': 'alpha\nbeta\n' }, {
       mode: 'acceptEdits',
       config: { agents: { editor: { description: 'Makes small edits it is told to make.', prompt: 'You edit files exactly as told.', tools: ['Read', 'Edit'] } } },
     });
-    // A call's locks are held from its tool_start until just after it reports its writes.
+    // Edit's main-thread steps run while it holds its locks: `prepare` just after it took them,
+    // `settle` once its write is done, just before it lets go.
     const timeline: string[] = [];
-    s.kernel.hooks.event.tap('test-edits', (e) => void (e.type === 'tool_start' && e.call.name === 'Edit' && timeline.push('start')));
-    s.kernel.files.onChange((paths) => void (paths.some((p) => p.endsWith('notes.txt')) && timeline.push('write')));
+    const agents: string[] = [];
+    const edit = s.kernel.tools.get('Edit')!;
+    const { prepare, settle } = edit;
+    edit.prepare = (input, context) => (timeline.push('locked'), prepare?.(input, context));
+    edit.settle = (result, input, context) => {
+      timeline.push(result.metadata?.conflict ? 'conflict' : result.isError ? 'failed' : 'edited');
+      agents.push(context.agentId!);
+      settle?.(result, input, context);
+    };
     try {
       const result = await s.runner.run('capitalise both words');
       expect(result.text).toBe('Both words are capitalised.');
-      expect(fake.requests.map((r) => r.turn)).not.toContain('fallback');
+      expect(llm.fake.requests.map((r) => r.turn)).not.toContain('fallback');
       expect(readFileSync(join(s.dir, 'notes.txt'), 'utf8')).toBe('ALPHA\nBETA\n');
 
       // Both first edits were sent together (the barrier opened for both)...
-      expect(fake.requests.filter((r) => r.turn?.endsWith(': edit')).map((r) => r.barrier)).toEqual(['released', 'released']);
-      // ...yet each Edit started (took its locks) only after the one before had written and let go.
-      expect(timeline).toEqual(['start', 'write', 'start', 'write', 'start', 'write']);
-      // The second edit saw the first one's change, re-read the file and redid its edit on the new content.
-      const edits = s.events.filter((e): e is Extract<OriginEvent, { type: 'tool_end' }> => e.type === 'tool_end' && e.call.name === 'Edit');
-      expect(edits.map((e) => e.result.isError === true)).toEqual([false, true, false]);
-      expect(textOf(edits[1]!.result)).toContain('changed since you last read it');
-      expect(edits[2]!.agentId).toBe(edits[1]!.agentId);
-      expect([textOf(resultFor(s.runner, 'task_alpha')), textOf(resultFor(s.runner, 'task_beta'))].sort()).toEqual(
-        edits[1]!.parentCallId === 'task_alpha' ? ['Changed alpha after re-reading.', 'Changed beta.'] : ['Changed alpha.', 'Changed beta after re-reading.'],
-      );
+      expect(llm.fake.requests.filter((r) => r.turn?.endsWith(': edit')).map((r) => r.barrier)).toEqual(['released', 'released']);
+      // ...yet each Edit took its locks only after the one before it was done with the file. The
+      // second saw the first one's change, so its agent re-read the file and redid its edit.
+      expect(timeline).toEqual(['locked', 'edited', 'locked', 'conflict', 'locked', 'edited']);
+      expect(agents[1]).not.toBe(agents[0]);
+      expect(agents[2]).toBe(agents[1]);
+      const retried = s.events.find((e) => e.agentId === agents[1])!.parentCallId;
+      expect(textOf(resultFor(s.runner, 'task_alpha'))).toBe(retried === 'task_alpha' ? 'Changed alpha after re-reading.' : 'Changed alpha.');
+      expect(textOf(resultFor(s.runner, 'task_beta'))).toBe(retried === 'task_beta' ? 'Changed beta after re-reading.' : 'Changed beta.');
     } finally {
       await s.kernel.shutdown();
     }

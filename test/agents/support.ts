@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import {
@@ -15,9 +16,9 @@ import {
 } from '../../dist/core/index.js';
 import { gitProject } from '../e2e/support.js';
 import { isolatedEnv, tempDir } from '../support/project.js';
-import type { FakeLlm } from '../providers/helpers.js';
+import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
 
-export { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
+export type { FakeLlm };
 
 /**
  * The user's global agent files are read from the process's config dir: point it at an empty temp
@@ -27,6 +28,37 @@ export function isolateUserConfig(): string {
   const dir = tempDir('assistant-user-config-');
   process.env.ASSISTANT_CONFIG_DIR = dir;
   return join(dir, 'agents');
+}
+
+/** The fake LLM server of a test file, and the user's agents dir (isolated, empty at first). */
+export interface FakeForFile {
+  readonly fake: FakeLlm;
+  readonly userAgents: string;
+  /** Swaps the script and clears the request log. */
+  script(fixture: object): void;
+}
+
+/** Starts one fake LLM server for the test file (and isolates the user's config); closes it after. */
+export function useFakeLlm(): FakeForFile {
+  let fake: FakeLlm | undefined;
+  let userAgents = '';
+  beforeAll(async () => {
+    userAgents = isolateUserConfig();
+    fake = await startFakeLlm({ fixture: { turns: [] } });
+  });
+  afterAll(() => fake?.close());
+  return {
+    get fake() {
+      return fake!;
+    },
+    get userAgents() {
+      return userAgents;
+    },
+    script(fixture) {
+      fake!.setFixture(fixture);
+      fake!.reset();
+    },
+  };
 }
 
 /** A kernel on a fresh git project, talking to the fake server, with a session open in `mode`. */
