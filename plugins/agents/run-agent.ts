@@ -13,7 +13,7 @@ import {
 import { agentMode, DEFAULT_MAX_TURNS, READ_ONLY_TOOLS, type AgentType } from './agent-type.js';
 import { toolMatcher } from './tool-patterns.js';
 
-const reportInstructions = () => readFileSync(new URL('./report-instructions.txt', import.meta.url), 'utf8').trim();
+const text = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8').trim();
 
 /** One sub-agent to run: its type, id and task, and the Task call that starts it. */
 export interface SubAgentRun {
@@ -75,7 +75,8 @@ export async function runSubAgent(kernel: Kernel, run: SubAgentRun): Promise<Sub
     toolFilter: (name) => admits(name) && (!callerFilter || callerFilter(name)),
     system: [
       { id: 'agent', text: type.prompt },
-      { id: 'agent-report', text: reportInstructions() },
+      ...(mode === 'plan' ? [{ id: 'agent-read-only', text: text('./read-only-note.txt') }] : []),
+      { id: 'agent-report', text: text('./report-instructions.txt') },
     ],
     model: type.model && type.model !== 'inherit' ? type.model : caller.model,
   });

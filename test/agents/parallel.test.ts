@@ -68,6 +68,7 @@ describe('parallel read-only sub-agents', () => {
       for (const request of firsts) {
         expect(request.body.messages).toHaveLength(1);
         expect(systemOf(request)).toContain('You are a sub-agent of a coding assistant');
+        expect(systemOf(request)).toContain('You are read-only');
         expect(JSON.stringify(request.body)).not.toContain('check the three modules');
         expect(toolsOffered(request)).toEqual(['Bash', 'Glob', 'Grep', 'LS', 'Read']);
       }
@@ -175,6 +176,7 @@ describe('parallel write-capable sub-agents', () => {
       expect(result.text).toBe('Both words are capitalised.');
       expect(llm.fake.requests.map((r) => r.turn)).not.toContain('fallback');
       expect(readFileSync(join(s.dir, 'notes.txt'), 'utf8')).toBe('ALPHA\nBETA\n');
+      expect(systemOf(firstRequestOf(llm.fake, 'Change the word alpha'))).not.toContain('You are read-only');
 
       // Both first edits were sent together (the barrier opened for both)...
       expect(llm.fake.requests.filter((r) => r.turn?.endsWith(': edit')).map((r) => r.barrier)).toEqual(['released', 'released']);
