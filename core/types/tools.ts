@@ -80,6 +80,7 @@ export interface ToolContext {
   callId: string;
   projectRoot: string;
   cwd: string;
+  /** Aborted when the batch is cancelled or the call times out; its reason is an Error whose message says which (`aborted`, `timeout`). */
   signal: AbortSignal;
   sessionId?: string;
   /** The sub-agent making the call, when it is not the main agent. */

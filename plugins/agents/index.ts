@@ -24,6 +24,7 @@ export default definePlugin<AgentsOptions>({
       });
       for (const problem of catalog.problems) logger.warn(formatError(problem));
       for (const line of catalog.ignored) logger.warn(`agent file ${line.replace(/: /, ': front matter keys ignored (not agent settings): ')}`);
+      logger.debug(`agent types: ${[...catalog.types.values()].map((t) => `${t.name} (${t.source})`).join(', ')}`);
       registry.register(taskTool(kernel, catalog));
     });
 

@@ -7,7 +7,8 @@ export const MAX_REPORT_CHARS = 20_000;
 const MAX_LISTED_CALLS = 20;
 
 /** Why a sub-agent stopped, for the caller; the loop's own message is added where it says more (the error, the failing call). */
-function stoppedBecause(result: SubAgentOutcome['result']): string {
+function stoppedBecause(result: SubAgentOutcome['result'], timedOut: boolean): string {
+  if (timedOut) return 'its Task call ran past its time limit';
   switch (result.reason) {
     case 'max_turns':
       return `it reached its turn limit (${result.turns} turns)`;
@@ -55,7 +56,7 @@ function callsMade(messages: readonly Message[]): string[] {
  * far, with a clear note of why it stopped and what it did, so the caller can use the partial work.
  * Interrupted and failed runs are error results.
  */
-export function agentReport(agentId: string, typeName: string, outcome: SubAgentOutcome): ToolResult {
+export function agentReport(agentId: string, typeName: string, outcome: SubAgentOutcome, timedOut = false): ToolResult {
   const { result, messages } = outcome;
   const calls = callsMade(messages);
   const metadata: { [key: string]: Json } = {
@@ -72,10 +73,11 @@ export function agentReport(agentId: string, typeName: string, outcome: SubAgent
   const written = notes(messages);
   const listed = calls.slice(0, MAX_LISTED_CALLS).join('; ') + (calls.length > MAX_LISTED_CALLS ? `; and ${calls.length - MAX_LISTED_CALLS} more` : '');
   const note =
-    `[Sub-agent ${agentId} (${typeName}) stopped before finishing: ${stoppedBecause(result)}. ` +
+    `[Sub-agent ${agentId} (${typeName}) stopped before finishing: ${stoppedBecause(result, timedOut)}. ` +
     (written.length ? `Above is what it wrote in ${result.turns} turn${result.turns === 1 ? '' : 's'}: partial results, not a finished report. ` : 'It wrote nothing before it stopped. ') +
     (calls.length ? `It made ${calls.length} tool call${calls.length === 1 ? '' : 's'}: ${listed}.]` : 'It made no tool calls.]');
   const text = `${written.length ? cut(written.join('\n\n')) + '\n\n' : ''}${note}`;
+  if (timedOut) return errorResult('ASSISTANT_TOOL_TIMEOUT', text, metadata);
   if (result.reason === 'aborted') return errorResult('ASSISTANT_TOOL_ABORTED', text, metadata);
   if (result.reason === 'error') return errorResult(result.error?.code ?? 'ASSISTANT_INTERNAL', text, metadata);
   return { content: [{ type: 'text', text }], metadata };

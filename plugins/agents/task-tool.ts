@@ -70,7 +70,9 @@ export function taskTool(kernel: Kernel, catalog: AgentCatalog): ToolDefinition<
       depths.set(agentId, depth);
       try {
         const outcome = await runSubAgent(kernel, { type, agentId, prompt: input.prompt, caller: context });
-        return agentReport(agentId, type.name, outcome);
+        // The runtime stops a call past its time limit through the same signal as an interrupt, saying which.
+        const timedOut = outcome.result.reason === 'aborted' && (context.signal.reason as Error | undefined)?.message === 'timeout';
+        return agentReport(agentId, type.name, outcome, timedOut);
       } finally {
         depths.delete(agentId);
       }

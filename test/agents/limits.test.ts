@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OriginEvent } from '../../dist/core/index.js';
+import { AssistantError, emptyUsage, type AgentLoopResult, type Message, type OriginEvent } from '../../dist/core/index.js';
+import { agentReport } from '../../dist/plugins/agents/report.js';
 import { agentSession, useFakeLlm, firstRequestOf, resultFor, textOf, toolsOffered } from './support.js';
 
 const llm = useFakeLlm();
@@ -219,5 +220,34 @@ describe('interrupting the caller', () => {
     } finally {
       await s.kernel.shutdown();
     }
+  });
+});
+
+describe('the report of a sub-agent that did not finish', () => {
+  const wrote: Message[] = [
+    { role: 'user', content: [{ type: 'text', text: 'Check the build.' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'The build script is in package.json.' }, { type: 'tool_call', id: 'c1', name: 'Bash', input: { command: 'npm run build\n--verbose' } }] },
+  ];
+  const outcome = (result: Partial<AgentLoopResult>) => ({ result: { reason: 'completed' as const, text: '', usage: emptyUsage(), turns: 1, ...result }, messages: wrote, mode: 'plan' as const });
+
+  it('says a failure with the error and its code, a timeout as a timeout, and lists what it did', () => {
+    const error = new AssistantError('ASSISTANT_PROVIDER_SERVER', 'the provider failed (500) on every retry');
+    const failed = agentReport('general-4', 'general', outcome({ reason: 'error', message: error.message, error }));
+    expect(failed).toMatchObject({ isError: true, metadata: { code: 'ASSISTANT_PROVIDER_SERVER', reason: 'error', toolCalls: 1 } });
+    expect(failed.content[0]).toEqual({
+      type: 'text',
+      text:
+        'The build script is in package.json.\n\n[Sub-agent general-4 (general) stopped before finishing: it failed (the provider failed (500) on every retry). ' +
+        'Above is what it wrote in 1 turn: partial results, not a finished report. It made 1 tool call: Bash npm run build.]',
+    });
+    const late = agentReport('general-5', 'general', outcome({ reason: 'aborted' }), true);
+    expect(late).toMatchObject({ isError: true, metadata: { code: 'ASSISTANT_TOOL_TIMEOUT' } });
+    expect((late.content[0] as { text: string }).text).toContain('stopped before finishing: its Task call ran past its time limit.');
+  });
+
+  it('cuts a report past the size limit, saying how much was left out', () => {
+    const long = agentReport('general-6', 'general', outcome({ text: 'x'.repeat(25_000) }));
+    const text = (long.content[0] as { text: string }).text;
+    expect(text.startsWith('x'.repeat(20_000) + '\n[… report cut: 5000 more characters]')).toBe(true);
   });
 });
