@@ -1,6 +1,7 @@
 import type { Kernel } from '../core/kernel-types.js';
 import type { AgentLoopResult } from '../core/agent/loop.js';
 import type { OriginEvent } from '../core/types/events.js';
+import type { Usage } from '../core/types/messages.js';
 
 /** `--output-format`: the final text, one JSON result, or one JSON event per line. */
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -10,7 +11,12 @@ export const STREAM_JSON_VERSION = 1;
 
 /** Turns an internal event into a stream-json line (or nothing for events not in the protocol). */
 export function streamJsonLine(event: OriginEvent, sessionId: string): Record<string, unknown> | undefined {
-  const base = { v: STREAM_JSON_VERSION, session_id: sessionId, ...(event.agentId ? { agent_id: event.agentId } : {}) };
+  const base = {
+    v: STREAM_JSON_VERSION,
+    session_id: sessionId,
+    ...(event.agentId ? { agent_id: event.agentId } : {}),
+    ...(event.parentCallId ? { parent_call_id: event.parentCallId } : {}),
+  };
   switch (event.type) {
     case 'model': {
       const e = event.event;
@@ -58,6 +64,8 @@ export function streamJsonLine(event: OriginEvent, sessionId: string): Record<st
 /** Prints the run's output in the chosen format; notices go to stderr in text mode. */
 export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: string): { finish(result: AgentLoopResult): void; detach(): void } {
   let attached = true;
+  // The ledger's totals so far: the run's own total (sub-agents and compaction included) is what it adds.
+  const before = kernel.budget.totals().usage;
   const write = (line: Record<string, unknown>) => process.stdout.write(JSON.stringify(line) + '\n');
   kernel.hooks.event.tap('headless-output', (event) => {
     if (!attached) return;
@@ -79,6 +87,7 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
         text: result.text,
         turns: result.turns,
         usage: result.usage,
+        total_usage: usageSince(before, kernel.budget.totals().usage),
         ...(result.message ? { message: result.message } : {}),
         ...(result.error ? { error_code: result.error.code } : {}),
       };
@@ -89,5 +98,15 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
     detach() {
       attached = false;
     },
+  };
+}
+
+/** What `after` adds to `before`, field by field. */
+function usageSince(before: Usage, after: Usage): Usage {
+  return {
+    inputTokens: after.inputTokens - before.inputTokens,
+    outputTokens: after.outputTokens - before.outputTokens,
+    cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
+    cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
   };
 }

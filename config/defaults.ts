@@ -31,6 +31,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'tool-bash',
   'tool-todo',
   'mcp',
+  'agents',
   'permissions',
   'hooks-shell',
 ];

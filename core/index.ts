@@ -66,7 +66,7 @@ export {
 export { TOOL_NAME } from './tools/registry.js';
 export { stableJson } from './util/stable-json.js';
 export { sourceFor } from './util/config-source.js';
-export { compileSchema, describeSchemaErrors } from './util/json-validate.js';
+export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';
 export { resolveToolPath, realPath, isInside, displayPath } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';

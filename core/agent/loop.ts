@@ -21,6 +21,8 @@ export interface AgentLoopOptions {
   limits?: LimitsConfig;
   /** Sub-agent id; absent for the main agent. */
   agentId?: string;
+  /** For a sub-agent: the tool call that started it; every event of the run carries it. */
+  parentCallId?: string;
   sessionId?: string;
   /** Which tools the model may see and call (sub-agent subsets, --allowed-tools). */
   toolFilter?: (name: string) => boolean;
@@ -63,10 +65,10 @@ function totalTokens(u: Usage): number {
  */
 export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { hooks } = kernel;
-  const { conversation, signal, agentId, sessionId } = options;
+  const { conversation, signal, agentId, sessionId, parentCallId } = options;
   const limits = { ...DEFAULT_LIMITS, ...kernel.config.limits, ...options.limits };
   const usage = emptyUsage();
-  const emit = (event: AgentEvent) => hooks.event.call({ ...event, agentId, sessionId });
+  const emit = (event: AgentEvent) => hooks.event.call({ ...event, agentId, sessionId, ...(parentCallId ? { parentCallId } : {}) });
   const repeats = new RepeatDetector(limits.repeatedCallLimit);
   let consecutiveFailures = 0;
   let continued = 0;
@@ -135,7 +137,7 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
         continue;
       }
 
-      const results = await kernel.runToolCalls(calls, { mode: options.mode, signal, turn: turns, sessionId, agentId, toolFilter: options.toolFilter });
+      const results = await kernel.runToolCalls(calls, { mode: options.mode, signal, turn: turns, sessionId, agentId, parentCallId, model, toolFilter: options.toolFilter });
       const toolMessage: ToolMessage = { role: 'tool', content: results, meta: { time: Date.now() } };
       await conversation.append(toolMessage);
       await conversation.checkpoint('tool_result');

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Hooks, TurnContext } from '../hooks.js';
 import type { Logger } from '../logger.js';
 import { decidePermission, permissionRequestFor, resolveApprovals } from '../permission/decide.js';
-import type { OriginEvent } from '../types/events.js';
+import type { EventOrigin, OriginEvent } from '../types/events.js';
 import type { ToolCallPart, ToolResultPart } from '../types/messages.js';
 import type { ApprovalRequest } from '../types/permission.js';
 import type { ProjectFiles, ToolBatchContext, ToolContext, ToolRegistry, ToolResult } from '../types/tools.js';
@@ -72,7 +72,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
 
   async function execute(admitted: AdmittedCall, batch: ToolBatchContext, turn: TurnContext): Promise<ToolResultPart> {
     const { definition, call } = admitted;
-    const origin = { agentId: batch.agentId, sessionId: batch.sessionId };
+    const origin = originOf(batch);
     const lockSet = lockSetFor(hooks, call, definition, { projectRoot, cwd }, logger);
     let release: () => void;
     try {
@@ -82,7 +82,17 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     }
     const started = performance.now();
     emit({ type: 'tool_start', call, summary: summarize(admitted), ...origin });
-    const context: ToolContext = { callId: call.id, projectRoot, cwd, signal: batch.signal, sessionId: batch.sessionId, agentId: batch.agentId };
+    const context: ToolContext = {
+      callId: call.id,
+      projectRoot,
+      cwd,
+      signal: batch.signal,
+      sessionId: batch.sessionId,
+      agentId: batch.agentId,
+      mode: batch.mode,
+      model: batch.model,
+      toolFilter: batch.toolFilter,
+    };
     let result: ToolResult;
     try {
       const key = results.key(definition, call.input, cwd);
@@ -122,7 +132,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
   }
 
   function finishEarly(call: ToolCallPart, result: ToolResult, batch: ToolBatchContext): ToolResultPart {
-    const origin = { agentId: batch.agentId, sessionId: batch.sessionId };
+    const origin = originOf(batch);
     const part = toResultPart(call.id, result);
     emit({ type: 'tool_start', call, summary: '', ...origin });
     emit({ type: 'tool_end', call, result: part, durationMs: 0, ...metadataOf(part), ...origin });
@@ -144,7 +154,8 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
   }
 
   async function runBatch(calls: ToolCallPart[], batch: ToolBatchContext): Promise<ToolResultPart[]> {
-    const session = batch.sessionId ?? '';
+    // Call ids are unique per conversation, and every agent has its own: replays are looked up per agent.
+    const session = `${batch.sessionId ?? ''}${batch.agentId ? `\0${batch.agentId}` : ''}`;
     const turn: TurnContext = { turn: batch.turn, sessionId: batch.sessionId, agentId: batch.agentId, signal: batch.signal };
     const slots: Promise<ToolResultPart>[] = [];
     const fresh: { call: ToolCallPart; settle: (part: Promise<ToolResultPart>) => void }[] = [];
@@ -176,7 +187,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
       }
       const request = permissionRequestFor(admission.admitted.definition, admission.admitted.call, scope);
       const decision = await decidePermission(hooks, request);
-      emit({ type: 'permission', request, decision, agentId: batch.agentId, sessionId: batch.sessionId });
+      emit({ type: 'permission', request, decision, ...originOf(batch) });
       if (decision.behavior === 'allow') ready.push({ admitted: admission.admitted, settle });
       else if (decision.behavior === 'ask') asks.push({ admitted: admission.admitted, settle, approval: { request, decision } });
       else settle(Promise.resolve(finishEarly(call, denial(call.name, decision.reason), batch)));
@@ -189,7 +200,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     asks.forEach((ask, i) => {
       const answer = answers[i]!;
       const reason = answer.message ?? (answer.behavior === 'allow' ? 'approved by the user' : 'the user declined');
-      emit({ type: 'permission', request: ask.approval.request, decision: { behavior: answer.behavior, reason, layer: 'approval' }, agentId: batch.agentId, sessionId: batch.sessionId });
+      emit({ type: 'permission', request: ask.approval.request, decision: { behavior: answer.behavior, reason, layer: 'approval' }, ...originOf(batch) });
       if (answer.behavior === 'allow') ready.push(ask);
       else ask.settle(Promise.resolve(finishEarly(ask.admitted.call, denial(ask.admitted.call.name, reason), batch)));
     });
@@ -212,6 +223,11 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
       await Promise.all([pool.close(), files.close()]);
     },
   };
+}
+
+/** Where a batch's events come from; a sub-agent's carry the call that started it. */
+function originOf(batch: ToolBatchContext): EventOrigin {
+  return { agentId: batch.agentId, sessionId: batch.sessionId, ...(batch.parentCallId ? { parentCallId: batch.parentCallId } : {}) };
 }
 
 function denial(tool: string, reason: string): ToolResult {

@@ -7,6 +7,8 @@ import type { ApprovalAnswer, PermissionDecision, PermissionRequest } from './pe
 export interface EventOrigin {
   agentId?: string;
   sessionId?: string;
+  /** For a sub-agent's events: the tool call (Task) that started it, so observers can nest them under it. */
+  parentCallId?: string;
 }
 
 /** Everything observers (UI, stream-json output, audit, metrics) see, in the order it happened. */

@@ -80,10 +80,15 @@ export interface ToolContext {
   callId: string;
   projectRoot: string;
   cwd: string;
+  /** Aborted when the batch is cancelled or the call times out; its reason is an Error whose message says which (`aborted`, `timeout`). */
   signal: AbortSignal;
   sessionId?: string;
   /** The sub-agent making the call, when it is not the main agent. */
   agentId?: string;
+  /** What a tool that starts agents (Task) passes on to them: the caller's permission mode, model and tool filter. */
+  mode?: import('./permission.js').PermissionMode;
+  model?: string;
+  toolFilter?: (name: string) => boolean;
 }
 
 /** How a tool is implemented: in a piscina worker (file URL of its module) or on the main thread. */
@@ -151,6 +156,10 @@ export interface ToolBatchContext {
   sessionId?: string;
   /** The sub-agent making the calls, when it is not the main agent. */
   agentId?: string;
+  /** For a sub-agent: the tool call that started it (carried on the batch's events). */
+  parentCallId?: string;
+  /** The model of the agent making the calls (passed on to tools that start agents). */
+  model?: string;
   /** Restricts which tools may run (sub-agent subsets, --allowed-tools); others get an error result. */
   toolFilter?: (name: string) => boolean;
 }

@@ -75,3 +75,9 @@ function preview(value: unknown): string {
   if (s === undefined) return String(value);
   return s.length > 40 ? s.slice(0, 37) + '...' : s;
 }
+
+/** What is wrong with `value` against `schema`, one readable line per problem (empty when it is valid). Fills in defaults. */
+export function schemaProblems(schema: JsonSchema, value: unknown, basePath = ''): string[] {
+  const validate = compileSchema(schema);
+  return validate(value) ? [] : describeSchemaErrors(validate.errors, value, basePath);
+}

@@ -86,7 +86,8 @@ export async function requestSummary(kernel: Kernel, call: SummaryCall): Promise
   const response = await provider.complete(request, call.signal);
   const budget = { window: call.view.budget.window, outputReserve: call.maxTokens };
   kernel.budget.record({ ...request, budget, provider: provider.name, agentId: call.agentId, purpose: 'compaction', usage: response.usage });
-  if (!call.agentId) await kernel.session?.record({ type: 'usage', usage: response.usage, model: request.model });
+  // Sub-agents' summaries count toward the session's totals too, like their turns.
+  await kernel.session?.record({ type: 'usage', usage: response.usage, model: request.model });
   const text = messageText(response.message).trim();
   if (!text)
     throw new ContextError('ASSISTANT_CONTEXT_COMPACTION_FAILED', `the summary request returned no text (stop reason ${response.stopReason})`, {

@@ -1,6 +1,7 @@
 import { addUsage, emptyUsage, type OriginEvent, type ToolCategory, type Usage } from '../../core/index.js';
 import { MarkdownStream } from './render/markdown.js';
 import { fallbackSummary, toolDetails, toolLines, type ToolRecord } from './render/tool-line.js';
+import { SubAgents } from './sub-agents.js';
 import type { Style } from './terminal/style.js';
 import { breakLine, sanitize, truncate, wrapLine } from './terminal/width.js';
 
@@ -34,6 +35,7 @@ export class Transcript {
   private running = new Map<string, ToolRecord & { started: number }>();
   private denied = new Map<string, string>();
   private records: ToolRecord[] = [];
+  private readonly subAgents: SubAgents;
   private model = '';
   private turnChars = 0;
   private streamedChars = 0;
@@ -55,6 +57,7 @@ export class Transcript {
     options: { showThinking?: boolean } = {},
   ) {
     this.markdown = new MarkdownStream(style, () => out.width);
+    this.subAgents = new SubAgents(style, categoryOf);
     this.showThinking = options.showThinking ?? false;
   }
 
@@ -83,7 +86,10 @@ export class Transcript {
   }
 
   handle(event: OriginEvent): void {
-    if (event.agentId) return this.subAgent(event);
+    if (event.agentId) {
+      this.subAgent({ ...event, agentId: event.agentId });
+      return this.out.schedule();
+    }
     switch (event.type) {
       case 'turn_start':
         this.turnChars = 0;
@@ -122,6 +128,7 @@ export class Transcript {
         this.flushText();
         this.running.clear();
         this.denied.clear();
+        this.subAgents.clear();
         this.busySince = undefined;
         break;
       case 'turn_end':
@@ -168,12 +175,14 @@ export class Transcript {
       case 'stop': {
         this.flushText();
         this.composing = undefined;
-        const model = this.model || event.message.meta?.model || 'model';
-        const total = this.usageByModel.get(model) ?? emptyUsage();
-        this.usageByModel.set(model, addUsage(total, event.usage));
+        this.countUsage(this.model || event.message.meta?.model || 'model', event.usage);
         break;
       }
     }
+  }
+
+  private countUsage(model: string, usage: Usage): void {
+    this.usageByModel.set(model, addUsage(this.usageByModel.get(model) ?? emptyUsage(), usage));
   }
 
   private toolEnd(event: Extract<OriginEvent, { type: 'tool_end' }>): void {
@@ -189,11 +198,17 @@ export class Transcript {
       durationMs: event.durationMs,
       category: running?.category ?? this.categoryOf(event.call.name),
     };
+    if (this.subAgents.started(event.call.id)) record.note = this.subAgents.note(event.call.id);
     this.remember(record);
     this.commitTool(record);
   }
 
-  private subAgent(event: OriginEvent): void {
+  /** A sub-agent's event: its usage counts toward /cost; its calls nest under the call that started it. */
+  private subAgent(event: OriginEvent & { agentId: string }): void {
+    if (event.type === 'model' && event.event.type === 'stop') this.countUsage(event.event.message.meta?.model || this.model || 'model', event.event.usage);
+    const { parentCallId } = event;
+    if (parentCallId) return this.subAgents.handle({ ...event, parentCallId });
+    // A sub-agent no call started (an embedder's): its calls are shown as they finish, indented.
     if (event.type !== 'tool_end') return;
     this.flushText();
     const record: ToolRecord = {
@@ -203,14 +218,15 @@ export class Transcript {
       metadata: event.metadata,
       durationMs: event.durationMs,
       category: this.categoryOf(event.call.name),
-      agentId: event.agentId,
+      depth: 1,
     };
     this.remember(record);
     this.commitTool(record);
   }
 
   private commitTool(record: ToolRecord): void {
-    this.out.commit(toolLines(record, this.style, this.out.width));
+    const nested = this.subAgents.started(record.call.id) ? this.subAgents.block(record.call.id, this.out.width) : [];
+    this.out.commit([...toolLines(record, this.style, this.out.width), ...nested]);
     this.lastCommitted = 'tool';
   }
 
@@ -278,6 +294,7 @@ export class Transcript {
     for (const tool of this.running.values()) {
       const secs = Math.floor((now - tool.started) / 1000);
       lines.push(truncate(`${style.yellow(frame)} ${style.bold(tool.call.name)} ${sanitize(tool.summary).split('\n')[0]}`, width - 6) + style.gray(secs ? ` ${secs}s` : ''));
+      lines.push(...this.subAgents.live(tool.call.id, width));
     }
     if (this.busySince !== undefined) {
       const elapsed = Math.floor((now - this.busySince) / 1000);

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
  *   | { type: 'truncate_tool_input', keepChars?: number }} FaultSpec
  * @typedef {{ provider?: 'anthropic' | 'openai', model?: string, contains?: string, userText?: string, toolResultFor?: string,
  *   toolResultContains?: string, systemContains?: string, hasTool?: string, stream?: boolean }} MatchSpec
- * @typedef {{ name?: string, when?: MatchSpec, faults?: FaultSpec[], reply: ReplySpec, times?: number }} TurnSpec
+ * @typedef {{ name?: string, when?: MatchSpec, faults?: FaultSpec[], reply: ReplySpec, times?: number, barrier?: import('./barrier.js').BarrierSpec }} TurnSpec
  * @typedef {{ models?: string[], apiKey?: string, chunkSize?: number, eventDelayMs?: number,
  *   cache?: { ttlMs?: number, minTokens?: Record<string, number>, lookbackBlocks?: number },
  *   turns?: TurnSpec[], fallback?: ReplySpec }} Fixture
@@ -48,6 +48,9 @@ export function checkFixture(fixture) {
   if (!Array.isArray(turns)) throw new Error('/turns must be an array');
   turns.forEach((turn, i) => {
     if (!turn || typeof turn.reply !== 'object') throw new Error(`/turns/${i}/reply is missing`);
+    const barrier = turn.barrier;
+    if (barrier !== undefined && (typeof barrier?.name !== 'string' || !Number.isInteger(barrier.parties) || barrier.parties < 1))
+      throw new Error(`/turns/${i}/barrier: needs "name" (a string) and "parties" (an integer of at least 1)`);
     (turn.faults ?? []).forEach((fault, j) => {
       if (typeof fault.status !== 'number' && !FAULT_TYPES.has(fault.type))
         throw new Error(`/turns/${i}/faults/${j}: needs "status" or a "type" among ${[...FAULT_TYPES].join(', ')}`);

@@ -7,13 +7,15 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as anthropic from './anthropic.js';
 import * as openai from './openai.js';
+import { BARRIER_TIMEOUT_MS, Barriers } from './barrier.js';
 import { readFixture, replyContent, Script } from './script.js';
 
 /**
  * One request as the server saw it, for tests to read back.
  * @typedef {{ index: number, time: number, method: string, path: string, provider?: 'anthropic' | 'openai',
  *   headers: Record<string, string | string[] | undefined>, body: any, turn?: string, fault?: string, status?: number,
- *   usage?: any, stream?: boolean, completed: boolean, clientClosedEarly: boolean, closedAfterMs?: number }} RequestRecord
+ *   usage?: any, stream?: boolean, completed: boolean, clientClosedEarly: boolean, closedAfterMs?: number,
+ *   barrier?: import('./barrier.js').BarrierOutcome }} RequestRecord
  */
 
 /**
@@ -30,7 +32,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
  */
 export async function startFakeLlm(options) {
   const load = (/** @type {import('./script.js').Fixture | string} */ f) => (typeof f === 'string' ? readFixture(f) : f);
-  /** @type {{ script: Script, fixture: import('./script.js').Fixture, anthropicCache: any, openaiCache: any, redacted: Set<string> }} */
+  /** @type {{ script: Script, fixture: import('./script.js').Fixture, anthropicCache: any, openaiCache: any, redacted: Set<string>, barriers: Barriers }} */
   let state;
   const setFixture = (/** @type {import('./script.js').Fixture | string} */ f) => {
     const fixture = load(f);
@@ -40,6 +42,7 @@ export async function startFakeLlm(options) {
       anthropicCache: anthropic.cacheFor(fixture.cache),
       openaiCache: openai.cacheFor(fixture.cache),
       redacted: new Set(),
+      barriers: new Barriers(),
     };
   };
   setFixture(options.fixture);
@@ -107,6 +110,14 @@ export async function startFakeLlm(options) {
 
     const picked = state.script.pick(wire.normalize(body));
     record.turn = picked.label;
+    const barrier = picked.turn?.spec.barrier;
+    if (barrier) {
+      const waiting = state.barriers;
+      record.barrier = await waiting.wait(barrier, res);
+      if (record.barrier === 'gone') return;
+      if (record.barrier === 'timed out')
+        return fail(res, record, wire, 400, `fake-llm: barrier "${barrier.name}" held request #${record.index} for ${barrier.timeoutMs ?? BARRIER_TIMEOUT_MS} ms, but only ${waiting.waiting(barrier.name) + 1} of ${barrier.parties} requests arrived together`);
+    }
     const fault = picked.fault;
     if (fault) record.fault = 'status' in fault ? `status ${fault.status}` : fault.type;
     if (fault && 'status' in fault) {

@@ -192,6 +192,37 @@ describe('the server', () => {
     expect((await (await anthropic([user('hi')])).json().then(asAny)).content[0].text).toBe('posted fixture');
   });
 
+  it('holds the requests of a barrier until enough of them wait together, then lets every later one through', async () => {
+    fake.setFixture({
+      turns: [
+        { when: { userText: 'one' }, barrier: { name: 'start', parties: 2 }, reply: { text: 'first' } },
+        { when: { userText: 'two' }, barrier: { name: 'start', parties: 2 }, reply: { text: 'second' } },
+        { when: { userText: 'three' }, barrier: { name: 'start', parties: 2 }, reply: { text: 'third' } },
+      ],
+    });
+    fake.reset();
+    const first = anthropic([user('one')]);
+    // The first request is held: the log shows it arrived, and it has no answer yet.
+    while (!fake.requests.some((r) => r.turn === 'turn 0')) await new Promise((r) => setImmediate(r));
+    expect(fake.requests[0]).toMatchObject({ completed: false });
+    expect(fake.requests[0]!.barrier).toBeUndefined();
+    const second = anthropic([user('two')]);
+    const texts = await Promise.all([first, second].map(async (r) => (await (await r).json().then(asAny)).content[0].text));
+    expect(texts).toEqual(['first', 'second']);
+    expect((await (await anthropic([user('three')])).json().then(asAny)).content[0].text).toBe('third');
+    expect(fake.requests.map((r) => r.barrier)).toEqual(['released', 'released', 'released']);
+  });
+
+  it('fails a barrier request clearly when the others never come', async () => {
+    fake.setFixture({ turns: [{ barrier: { name: 'lonely', parties: 3, timeoutMs: 50 }, reply: { text: 'never' } }] });
+    fake.reset();
+    const response = await anthropic([user('alone')]);
+    expect(response.status).toBe(400);
+    expect((await response.json().then(asAny)).error.message).toBe('fake-llm: barrier "lonely" held request #0 for 50 ms, but only 1 of 3 requests arrived together');
+    expect(fake.requests[0]!.barrier).toBe('timed out');
+    expect(() => checkFixture({ turns: [{ reply: {}, barrier: { name: 'b' } }] })).toThrow(/\/turns\/0\/barrier: needs "name"/);
+  });
+
   it('rejects a fixture with a mistyped fault, naming where', () => {
     expect(() => checkFixture({ turns: [{ reply: {}, faults: [{ type: 'reset_midstream' }] }] })).toThrow(/\/turns\/0\/faults\/0: needs "status" or a "type" among/);
   });

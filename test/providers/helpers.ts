@@ -20,6 +20,8 @@ export interface FakeLlm {
     completed: boolean;
     clientClosedEarly: boolean;
     closedAfterMs?: number;
+    /** How a turn's barrier treated the request: released with the others, timed out, or the client left. */
+    barrier?: 'released' | 'timed out' | 'gone';
   }>;
   setFixture(fixture: object | string): void;
   reset(): void;

@@ -272,6 +272,11 @@ describe('idempotency', () => {
     // Same id in another session is a different call.
     const [c] = await runCalls(k, [first], { sessionId: 'session-2' });
     expect((c!.metadata as Meta).start).not.toBe((a!.metadata as Meta).start);
+    // So is the same id from a sub-agent of the same session: each agent's model issues its own ids.
+    const [d] = await runCalls(k, [first], { agentId: 'general-1' });
+    expect((d!.metadata as Meta).start).not.toBe((a!.metadata as Meta).start);
+    const [e] = await runCalls(k, [first], { agentId: 'general-1' });
+    expect(e).toEqual(d);
   });
 
   it('keeps at most 500 results per session', async () => {

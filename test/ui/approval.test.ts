@@ -72,6 +72,8 @@ describe('approval preview', () => {
     const item = approval(dir, { tool: 'Bash', category: 'execute', command: 'npm publish --tag next', input: { command: 'npm publish --tag next' } }, 'npm publish reaches the network');
     const shown = (await approvalPreview(item, 1, 3, plain, 79)).map(stripAnsi);
     expect(shown).toEqual(['◆ Bash (2 of 3)', '  $ npm publish --tag next', '  why: npm publish reaches the network [test-policy]']);
+    const fromSubAgent = { ...item, request: { ...item.request, agentId: 'reviewer-2' } };
+    expect((await approvalPreview(fromSubAgent, 0, 1, plain, 79)).map(stripAnsi)[0]).toBe('◆ Bash · sub-agent reviewer-2');
   });
 
   it('names the resolved path when a call reaches outside the project, through a symlink too', async () => {

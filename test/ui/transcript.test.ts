@@ -94,6 +94,84 @@ describe('transcript', () => {
   });
 });
 
+describe('sub-agents in the transcript', () => {
+  const usage = (n: number) => ({ inputTokens: n, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  const from = (agentId: string, parentCallId: string) => (event: OriginEvent): OriginEvent => ({ ...event, agentId, parentCallId });
+  const stop = (n: number): OriginEvent => ({ type: 'model', event: { type: 'stop', reason: 'end_turn', usage: usage(n), message: { role: 'assistant', content: [], meta: { model: 'sub-model' } } } });
+  const done = (reason: 'completed' | 'max_turns' | 'aborted', turns: number): OriginEvent => ({ type: 'done', reason, text: '', usage: usage(0), turns });
+  const taskA = call('tA', 'Task', { description: 'review a.js', prompt: 'Review a.js' });
+  const taskB = call('tB', 'Task', { description: 'review b.js', prompt: 'Review b.js' });
+  const end = (c: ToolCallPart, text: string, isError = false): OriginEvent => ({
+    type: 'tool_end',
+    call: c,
+    result: { type: 'tool_result', toolCallId: c.id, content: [{ type: 'text', text }], ...(isError ? { isError } : {}) },
+    durationMs: 2500,
+  });
+
+  it('keeps parallel agents apart and shows their calls nested under the Task call that started them, with a final status', () => {
+    const { t, committed } = transcript();
+    const a = from('general-1', 'tA');
+    const b = from('general-2', 'tB');
+    t.handle({ type: 'tool_start', call: taskA, summary: 'general: review a.js' });
+    t.handle({ type: 'tool_start', call: taskB, summary: 'general: review b.js' });
+    // Interleaved work of the two agents.
+    t.handle(a({ type: 'tool_start', call: call('r1', 'Read', { file_path: 'a.js' }), summary: 'a.js' }));
+    t.handle(b({ type: 'tool_start', call: call('r1', 'Bash', { command: 'rm -rf build' }), summary: 'rm -rf build' }));
+    expect(t.live().map(stripAnsi)).toEqual([
+      expect.stringMatching(/^. Task general: review a\.js$/),
+      '  ⎿ Read a.js · 0 tool uses · 0 tokens',
+      expect.stringMatching(/^. Task general: review b\.js$/),
+      '  ⎿ Bash rm -rf build · 0 tool uses · 0 tokens',
+    ]);
+    for (const e of ran(call('r1', 'Read', { file_path: 'a.js' }), 'x', { metadata: { lines: 3 } }).slice(1)) t.handle(a(e));
+    t.handle(b({ type: 'permission', request: { tool: 'Bash', input: { command: 'rm -rf build' }, category: 'execute', paths: [], command: 'rm -rf build', projectRoot: '/p', cwd: '/p', mode: 'plan', headless: true, callId: 'r1' }, decision: { behavior: 'deny', reason: 'plan mode is read-only', layer: 'mode' } }));
+    t.handle(b(end(call('r1', 'Bash', { command: 'rm -rf build' }), 'denied', true)));
+    t.handle(a(stop(1000)));
+    t.handle(b(stop(200)));
+    t.handle(b({ type: 'notice', level: 'warn', message: 'stopped after 1 model turns' }));
+    t.handle(b(done('max_turns', 1)));
+    t.handle(a(done('completed', 2)));
+    expect(committed).toEqual([]);
+    // B's Task ends first; each block holds only its own agent's calls.
+    t.handle(end(taskB, 'partial report'));
+    t.handle(end(taskA, 'a.js:2 divides by zero'));
+    expect(committed).toEqual([
+      '● Task general: review b.js (1 tool use · 250 tokens · 2.5s)',
+      '  ● Bash rm -rf build (denied: plan mode is read-only)',
+      '  ⎿ Stopped at its turn limit (1 turn); partial results returned',
+      '● Task general: review a.js (1 tool use · 1.1k tokens · 2.5s)',
+      '  ● Read a.js (3 lines)',
+      '  ⎿ Done (2 turns)',
+    ]);
+    // Sub-agents' usage counts toward /cost under their model.
+    expect(t.usageByModel.get('sub-model')).toEqual({ inputTokens: 1200, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    // The Task call's details hold the whole report.
+    expect(t.details(1)).toContain('  a.js:2 divides by zero');
+  });
+
+  it('nests a sub-agent of a sub-agent one level deeper, and folds long runs of calls', () => {
+    const { t, committed } = transcript();
+    const outer = from('nester-1', 'tA');
+    const inner = from('general-2', 'tInner');
+    const innerTask = call('tInner', 'Task', { description: 'look deeper', prompt: 'Look deeper' });
+    t.handle({ type: 'tool_start', call: taskA, summary: 'nester: review a.js' });
+    t.handle(outer({ type: 'tool_start', call: innerTask, summary: 'general: look deeper' }));
+    for (let i = 1; i <= 10; i++) for (const e of ran(call(`g${i}`, 'Read', { file_path: `f${i}.js` }), 'x', { metadata: { lines: i } })) t.handle(inner(e));
+    t.handle(inner(done('completed', 3)));
+    t.handle(outer(end(innerTask, 'inner report')));
+    t.handle(outer(done('aborted', 1)));
+    t.handle(end(taskA, 'outer report'));
+    expect(committed).toEqual([
+      '● Task nester: review a.js (1 tool use · 0 tokens · 2.5s)',
+      '  ● Task general: look deeper (10 tool uses · 0 tokens · 2.5s)',
+      '    … +2 earlier tool uses',
+      ...Array.from({ length: 8 }, (_, i) => `    ● Read f${i + 3}.js (${i + 3} lines)`),
+      '    ⎿ Done (3 turns)',
+      '  ⎿ Interrupted',
+    ]);
+  });
+});
+
 describe('screen', () => {
   it('writes finished lines once above a live area it redraws in place, never taller than the terminal', async () => {
     let written = '';

@@ -103,7 +103,9 @@ function inside(path: string, root: string): boolean {
 export async function approvalPreview(item: ApprovalRequest, index: number, total: number, style: Style, width: number): Promise<string[]> {
   const { request, decision } = item;
   const counter = total > 1 ? style.gray(` (${index + 1} of ${total})`) : '';
-  const title = (what: string, extra = '') => truncate(`${style.yellow('◆')} ${style.bold(request.tool)}${what ? ' ' + what : ''}`, width - 24) + extra + counter;
+  // A sub-agent's request says whose it is: several may be waiting for an answer.
+  const who = request.agentId ? style.gray(` · sub-agent ${sanitize(request.agentId)}`) : '';
+  const title = (what: string, extra = '') => truncate(`${style.yellow('◆')} ${style.bold(request.tool)}${what ? ' ' + what : ''}`, width - 24) + extra + who + counter;
   const lines: string[] = [];
 
   const realRoot = await realpath(request.projectRoot).catch(() => request.projectRoot);

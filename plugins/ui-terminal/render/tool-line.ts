@@ -12,7 +12,15 @@ export interface ToolRecord {
   category?: ToolCategory;
   /** Set when the permission engine refused the call. */
   denied?: string;
-  agentId?: string;
+  /** How deep the call is nested: 0 for the main agent, 1 for a sub-agent's call, and so on. */
+  depth?: number;
+  /** Replaces the computed outcome and the output preview (a call that started sub-agents shows their work instead). */
+  note?: string;
+}
+
+/** The indent of a call nested `depth` levels under sub-agent calls. */
+export function nestIndent(depth = 0): string {
+  return '  '.repeat(depth);
 }
 
 /** Lines of a preview shown under a tool line before folding. */
@@ -41,6 +49,7 @@ const num = (v: Json | undefined) => (typeof v === 'number' && Number.isFinite(v
 /** What a call came to, in a few words: "120 lines", "exit 1", "+3 −1", or the first line of an error. */
 export function outcome(record: ToolRecord): string {
   if (record.denied) return `denied: ${record.denied}`;
+  if (record.note !== undefined) return record.note;
   const text = resultText(record.result);
   const meta = record.metadata ?? {};
   const exit = num(meta.exitCode) ?? num(meta.exit_code) ?? exitFromText(text);
@@ -71,14 +80,14 @@ function firstLine(text: string): string {
 export function toolLines(record: ToolRecord, style: Style, width: number): string[] {
   const failed = record.denied !== undefined || record.result?.isError === true;
   const bullet = failed ? style.red('●') : style.green('●');
-  const indent = record.agentId ? '  ' : '';
+  const indent = nestIndent(record.depth);
   const what = `${style.bold(record.call.name)}${record.summary ? ' ' + sanitize(record.summary).split('\n')[0] : ''}`;
   const result = outcome(record);
   const took = record.durationMs !== undefined && record.durationMs >= 1000 ? ` · ${(record.durationMs / 1000).toFixed(1)}s` : '';
   const tail = result.startsWith('→') ? ` ${result}${took}` : result ? ` (${result}${took})` : took;
   const head = truncate(`${indent}${bullet} ${what}`, Math.max(10, width - visibleWidth(tail)));
   const lines = [head + (failed ? style.red(tail) : style.gray(tail))];
-  const showPreview = failed ? !record.denied : record.category === 'execute' || record.category === 'network' || record.category === 'other';
+  const showPreview = record.note === undefined && (failed ? !record.denied : record.category === 'execute' || record.category === 'network' || record.category === 'other');
   if (!showPreview) return lines;
   const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
   if (!output) return lines;

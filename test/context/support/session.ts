@@ -25,11 +25,11 @@ export interface ContextSessionOptions {
 export async function contextSession(options: ContextSessionOptions) {
   const model = options.model ?? 'claude-sonnet-4-5';
   const dir = makeProject({
-    // The stand-in tools replace the built-in file and shell tools: strategies only see the registry and results.
+    // The stand-in tools replace the built-in file and shell tools (and Task, whose description would shift the token figures): strategies only see the registry and results.
     '.assistantrc': JSON.stringify({
       provider: { name: 'scripted', model },
       ...options.rc,
-      plugins: [['tools-fs', false], ['tool-bash', false], ...((options.rc?.plugins as unknown[]) ?? [])],
+      plugins: [['tools-fs', false], ['tool-bash', false], ['agents', false], ...((options.rc?.plugins as unknown[]) ?? [])],
     }),
     ...options.files,
   });
