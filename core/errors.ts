@@ -77,6 +77,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Extra fields an error may carry. */
 export interface ErrorOptions {
+  /** The underlying error, kept as the standard `cause`. */
   cause?: unknown;
   /** The plugin at fault. */
   plugin?: string;
@@ -88,9 +89,13 @@ export interface ErrorOptions {
 
 /** The base of every error assistant raises on purpose: a code, a message for people, and where. */
 export class AssistantError extends Error {
+  /** The stable code (see docs/errors.md). */
   readonly code: ErrorCode;
+  /** The plugin at fault, when known. */
   readonly plugin?: string;
+  /** The hook that was running, when known. */
   readonly hook?: string;
+  /** The file at fault (config, plugin module), when known. */
   readonly file?: string;
 
   constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
@@ -124,8 +129,11 @@ export interface ProviderErrorOptions extends ErrorOptions {
 
 /** A model provider failed (auth, network, protocol). */
 export class ProviderError extends AssistantError {
+  /** Worth another attempt (rate limit, overload, 5xx, network, timeout). */
   readonly retryable: boolean;
+  /** How long the provider asked us to wait, in milliseconds. */
   readonly retryAfterMs?: number;
+  /** The HTTP status, when there was a response. */
   readonly status?: number;
 
   constructor(code: ErrorCode, message: string, options: ProviderErrorOptions = {}) {

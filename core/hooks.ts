@@ -40,9 +40,13 @@ export const Stage = Object.freeze({
 
 /** Where a turn is: passed to turn and tool hooks. */
 export interface TurnContext {
+  /** The model turn of this prompt, from 1. */
   turn: number;
+  /** The open session, when there is one. */
   sessionId?: string;
+  /** The sub-agent whose turn it is; absent for the main agent. */
   agentId?: string;
+  /** Aborted when the prompt is stopped (Ctrl+C, `abort()`); long work should stop with it. */
   signal: AbortSignal;
 }
 
@@ -59,23 +63,29 @@ export type SessionOpenSource = 'startup' | 'resume' | 'fork' | 'clear';
 
 /** What `sessionOpen` taps learn besides the session. */
 export interface SessionOpenInfo {
+  /** Whether the session is new, resumed, forked, or replaces the previous one after `/clear`. */
   source: SessionOpenSource;
 }
 
 /** A tool call with what the pipeline knows about it. */
 export interface ToolCallInfo {
+  /** The registered tool being called. */
   definition: ToolDefinition<any>;
+  /** The turn the call belongs to. */
   turn: TurnContext;
 }
 
 /** What an interactive UI receives: the runner for the open session, and a first prompt if one was given. */
 export interface InteractiveSession {
+  /** Runs prompts on the open session (with steering and interrupts). */
   runner: AgentRunner;
+  /** A prompt given on the command line, to run first. */
   initialPrompt?: string;
 }
 
 /** Why the kernel is shutting down. */
 export interface ShutdownInfo {
+  /** `done` after a normal end, `signal` on SIGINT/SIGTERM, `error` after a fatal error. */
   reason: 'done' | 'signal' | 'error';
 }
 

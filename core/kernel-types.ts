@@ -13,6 +13,7 @@ import type { MetricsRegistry } from './metrics.js';
 
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
+  /** The plugin's name. */
   name: string;
   /** The plugin's own version, or else its package's (package.json) when loaded by package name. */
   version?: string;
@@ -40,9 +41,11 @@ export interface Kernel {
   readonly cwd: string;
   /** True when no person can answer questions (print mode, CI). */
   readonly headless: boolean;
+  /** The tools registered on this kernel; plugins register theirs in `apply`. */
   readonly tools: ToolRegistry;
   /** Change notifications for the project's files (our writes at once, others' via a lazily started watcher). */
   readonly files: ProjectFiles;
+  /** Slash commands, CLI subcommands and doctor checks contributed by plugins. */
   readonly commands: CommandRegistry;
   /** Budget accounting: measures requests by part, and keeps every request's usage and cost (`/context`, `/cost`). */
   readonly budget: ContextLedger;
@@ -80,6 +83,7 @@ export interface PluginContext {
 export interface Plugin<Options = Record<string, unknown>> {
   /** Kebab-case, unique: it names taps, logs and errors. */
   name: string;
+  /** The plugin's own version, shown by `assistant plugins`. */
   version?: string;
   /** Kernel API range the plugin was built for, e.g. `^1.0.0`. */
   kernelApi?: string;
@@ -89,5 +93,6 @@ export interface Plugin<Options = Record<string, unknown>> {
   configKey?: string;
   /** JSON Schema of the options; validated with ajv before `apply`. */
   optionsSchema?: JsonSchema;
+  /** Taps hooks and registers tools and commands; runs once, synchronously, when the kernel is created. */
   apply(kernel: Kernel, options: Options, context: PluginContext): void;
 }

@@ -37,6 +37,10 @@ export interface KernelOptions {
 /** Top-level config keys the core owns; plugins claim more through `configKey`. */
 export const CORE_CONFIG_KEYS = ['$schema', 'extends', 'plugins', 'provider', 'permissions', 'context', 'persistence', 'limits', 'sandbox', 'pricing'];
 
+/**
+ * The hooks as plugins see them: reading a name that is no hook throws ASSISTANT_HOOK_UNKNOWN with
+ * the closest names (a JavaScript plugin gets no compile-time check). The cost is one trap per read.
+ */
 function hookProxy(hooks: Hooks): Hooks {
   const ignored = new Set(['then', 'toJSON', 'constructor', 'inspect', 'nodeType', 'asymmetricMatch', 'valueOf', 'toString']);
   return new Proxy(hooks, {
@@ -103,8 +107,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   let started: Promise<void> | undefined;
   let stopped: Promise<void> | undefined;
   const tools = createToolRegistry(() => tracker.active);
+  // The kernel's own code names hooks correctly: it skips the typo-catching proxy on the tool path.
   const runtime = createToolRuntime(
-    { hooks, registry: tools, projectRoot: config.projectRoot, cwd: config.cwd, headless: options.headless ?? false, logger: logger.child('tools') },
+    { hooks: rawHooks, registry: tools, projectRoot: config.projectRoot, cwd: config.cwd, headless: options.headless ?? false, logger: logger.child('tools') },
     options.toolRuntime,
   );
   const kernel: Kernel = {

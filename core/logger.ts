@@ -7,13 +7,21 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 
 /** A named logger. Logs go to stderr or a JSONL file, never to stdout (which belongs to the user's output). */
 export interface Logger {
+  /** The logger's name (a plugin's logger is named after the plugin). */
   readonly name: string;
+  /** The least severe level written. */
   readonly level: LogLevel;
+  /** Detail for `--debug` runs. */
   debug(message: string, data?: Record<string, unknown>): void;
+  /** Something worth knowing that needs no action. */
   info(message: string, data?: Record<string, unknown>): void;
+  /** Something went wrong but the run goes on. */
   warn(message: string, data?: Record<string, unknown>): void;
+  /** Something failed. */
   error(message: string, data?: Record<string, unknown>): void;
+  /** A logger named `<this name>:<name>` writing to the same place. */
   child(name: string): Logger;
+  /** True when messages at `level` are written (skip building costly ones otherwise). */
   isEnabled(level: LogLevel): boolean;
 }
 

@@ -3,6 +3,7 @@ export type MetricLabels = Record<string, string>;
 
 /** How a metric is described to people and exporters. */
 export interface MetricDescription {
+  /** What the metric counts, for people. */
   help: string;
   /** UCUM-style unit: `ms`, `1`, `{token}`. */
   unit?: string;
@@ -12,20 +13,31 @@ export interface MetricDescription {
 
 /** One counter series. */
 export interface CounterPoint {
+  /** The metric's name. */
   name: string;
+  /** The series' labels. */
   labels: MetricLabels;
+  /** The count so far. */
   value: number;
 }
 
 /** One histogram series: `counts[i]` observations ≤ `bounds[i]`, the last count above every bound. */
 export interface HistogramPoint {
+  /** The metric's name. */
   name: string;
+  /** The series' labels. */
   labels: MetricLabels;
+  /** Observations so far. */
   count: number;
+  /** Sum of every observation. */
   sum: number;
+  /** Smallest observation. */
   min: number;
+  /** Largest observation. */
   max: number;
+  /** Upper bounds of the buckets, ascending. */
   bounds: number[];
+  /** Observations per bucket; one more entry than `bounds`, for values above the last bound. */
   counts: number[];
 }
 
@@ -33,17 +45,25 @@ export interface HistogramPoint {
 export interface MetricsSnapshot {
   /** When counting started (ms since the epoch). */
   startedAt: number;
+  /** When the snapshot was taken (ms since the epoch). */
   time: number;
+  /** Descriptions by metric name. */
   descriptions: Record<string, MetricDescription>;
+  /** Every counter series. */
   counters: CounterPoint[];
+  /** Every histogram series. */
   histograms: HistogramPoint[];
 }
 
 /** In-memory counters and histograms on the kernel; plugins record, `/stats` and exporters read. */
 export interface MetricsRegistry {
+  /** Describes a metric (help, unit, histogram buckets); describe before the first observation to set buckets. */
   describe(name: string, description: MetricDescription): void;
+  /** Adds `by` (default 1) to a counter series. */
   count(name: string, labels?: MetricLabels, by?: number): void;
+  /** Records one value in a histogram series. */
   observe(name: string, value: number, labels?: MetricLabels): void;
+  /** Copies every series as plain data. */
   snapshot(): MetricsSnapshot;
 }
 

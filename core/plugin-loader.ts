@@ -43,7 +43,7 @@ export async function importPlugin(
       file: entry.source,
     });
   }
-  // A plugin from outside this package may import 'assistant': it gets this running copy.
+  // A plugin from outside this package that imports the public API gets this running copy.
   if (!file.startsWith(OWN_FILES)) shareRunningAssistant();
   let mod: Record<string, unknown>;
   try {

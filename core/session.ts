@@ -9,11 +9,17 @@ import { currentOwner } from './util/surface.js';
 
 /** The live state of the open session. Change it only through `record`, so every change is persisted. */
 export interface SessionState {
+  /** Who and what the session is: id, project, title, provider, model. */
   readonly info: SessionInfo;
+  /** The conversation history, oldest first. */
   readonly messages: readonly Message[];
+  /** The main agent's plan (TodoWrite). */
   readonly todos: readonly TodoItem[];
+  /** Permission rules granted "for this session". */
   readonly grants: readonly SessionGrant[];
+  /** Tokens used by the whole session. */
   readonly usage: Readonly<Usage>;
+  /** Compactions that replaced the history, oldest first. */
   readonly compactions: readonly CompactionMarker[];
   /** The permission mode in force (the UI may switch it). */
   mode: PermissionMode;
@@ -23,9 +29,13 @@ export interface SessionState {
 
 /** How to open a session. */
 export interface OpenSessionOptions {
+  /** The project the session belongs to. */
   projectRoot: string;
+  /** The permission mode it starts in. */
   mode: PermissionMode;
+  /** The provider name recorded with the session. */
   provider?: string;
+  /** The model recorded with the session. */
   model?: string;
   /** Resume from a stored snapshot (same id) ... */
   resume?: SessionSnapshot;

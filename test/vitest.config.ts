@@ -1,8 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const dist = (path: string) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url));
+
 // Tests import the compiled package from dist/ (npm test builds first), so worker modules,
-// plugin loading and the CLI are exercised exactly as users run them.
+// plugin loading and the CLI are exercised exactly as users run them. The example plugins import
+// the package by name, as third parties do: the aliases point those names at the build.
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^assistant$/, replacement: dist('core/index.js') },
+      { find: /^assistant\/testing$/, replacement: dist('core/testing/index.js') },
+    ],
+  },
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],

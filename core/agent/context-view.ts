@@ -11,8 +11,11 @@ export const DEFAULT_MAX_OUTPUT = 8192;
 
 /** The model, output reserve and window the requests of a run use. */
 export interface RequestSettings {
+  /** The model requests go to. */
   model: string;
+  /** Output tokens reserved for each reply. */
   maxTokens: number;
+  /** The model's context window in tokens. */
   window: number;
 }
 
@@ -28,8 +31,11 @@ export function requestSettings(kernel: Kernel, modelOverride?: string): Request
 
 /** What goes into a context view. */
 export interface ContextViewOptions {
+  /** The history. */
   messages: readonly Message[];
+  /** Model, output reserve and window. */
   settings: RequestSettings;
+  /** Why the view is built (a turn, or a compaction). */
   reason: ContextReason;
   /** The base system prompt; the `systemPrompt` hook refines it. */
   system?: SystemSection[];

@@ -4,8 +4,11 @@ import type { SessionState } from '../session.js';
 
 /** The message history a loop works on: the session's for the main agent, a private one for sub-agents. */
 export interface Conversation {
+  /** The history, oldest first. */
   readonly messages: readonly Message[];
+  /** Adds a message at the end (and persists it, for a session). */
   append(message: Message): Promise<void>;
+  /** Records a request's usage against the conversation. */
   recordUsage(usage: Usage, model: string): Promise<void>;
   /** A durability point (stores fsync). */
   checkpoint(reason: 'tool_result' | 'turn_end'): Promise<void>;

@@ -14,15 +14,21 @@ import { assertFitsWindow, buildContextView, requestSettings, type RequestSettin
 
 /** How to run the loop for one prompt. */
 export interface AgentLoopOptions {
+  /** The history the loop reads and appends to. */
   conversation: Conversation;
+  /** The user's prompt. */
   prompt: string | UserMessage;
+  /** Stops the loop: the stream and running tools are aborted. */
   signal: AbortSignal;
+  /** The permission mode for tool calls (read at each batch). */
   mode: PermissionMode;
+  /** Overrides of the configured `limits`. */
   limits?: LimitsConfig;
   /** Sub-agent id; absent for the main agent. */
   agentId?: string;
   /** For a sub-agent: the tool call that started it; every event of the run carries it. */
   parentCallId?: string;
+  /** The session the loop runs in. */
   sessionId?: string;
   /** Which tools the model may see and call (sub-agent subsets, --allowed-tools). */
   toolFilter?: (name: string) => boolean;
@@ -30,18 +36,23 @@ export interface AgentLoopOptions {
   system?: SystemSection[];
   /** Overrides the configured model. */
   model?: string;
+  /** Messages typed while the loop works, injected before the next model call. */
   steering?: SteeringQueue;
 }
 
 /** How a prompt's work ended. */
 export interface AgentLoopResult {
+  /** Why the work ended. */
   reason: DoneReason;
   /** The final assistant text (or what there was when it stopped). */
   text: string;
+  /** Tokens the prompt used. */
   usage: Usage;
+  /** Model turns taken. */
   turns: number;
   /** Why it stopped, for people, when it did not simply complete. */
   message?: string;
+  /** The error that ended it, when `reason` is `error`. */
   error?: AssistantError;
 }
 

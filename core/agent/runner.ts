@@ -8,7 +8,9 @@ import { createSteeringQueue } from './steering.js';
 
 /** Per-prompt options of `AgentRunner.run`. */
 export interface RunOptions {
+  /** Overrides of the configured `limits` for this prompt. */
   limits?: LimitsConfig;
+  /** Which tools the model may see and call for this prompt. */
   toolFilter?: (name: string) => boolean;
   /** Overrides the configured model for this prompt (the UI's `/model`). */
   model?: string;
@@ -16,6 +18,7 @@ export interface RunOptions {
 
 /** Drives the main agent on the open session: one prompt at a time, with steering and interrupts. */
 export interface AgentRunner {
+  /** The session prompts run in. */
   readonly session: SessionState;
   /** True while a prompt is being worked on. */
   readonly busy: boolean;

@@ -1,8 +1,10 @@
 /** Messages the user typed while the agent worked; the loop injects them before its next model call. */
 export interface SteeringQueue {
+  /** Queues a message (blank ones are ignored). */
   push(text: string): void;
   /** Takes every queued message, oldest first. */
   drain(): string[];
+  /** Messages waiting. */
   readonly size: number;
 }
 

@@ -6,19 +6,27 @@ import { costUsd, findPrice, type ModelPrice, type PriceTable } from './pricing.
 
 /** What a measure needs: the request's content and its budget. */
 export interface MeasureInput {
+  /** System prompt sections. */
   system: readonly SystemSection[];
+  /** Tools offered. */
   tools: readonly ToolSpec[];
+  /** Messages sent. */
   messages: readonly Message[];
+  /** The window and output reserve. */
   budget: ContextBudget;
+  /** The model (tokenizers and calibration are per model). */
   model: string;
 }
 
 /** A request that was sent, with the usage the provider reported for it. */
 export interface SentRequest extends MeasureInput {
+  /** The provider it went to. */
   provider: string;
+  /** The sub-agent that sent it; absent for the main agent. */
   agentId?: string;
   /** A loop turn, or a compaction's summary call. */
   purpose?: 'turn' | 'compaction';
+  /** The usage the provider reported. */
   usage: Usage;
 }
 
@@ -26,21 +34,29 @@ export interface SentRequest extends MeasureInput {
 export interface RequestRecord {
   /** 1-based, in the order requests finished. */
   seq: number;
+  /** The provider it went to. */
   provider: string;
+  /** The model it went to. */
   model: string;
+  /** The sub-agent that sent it; absent for the main agent. */
   agentId?: string;
+  /** A loop turn, or a compaction's summary call. */
   purpose: 'turn' | 'compaction';
+  /** The usage the provider reported. */
   usage: Usage;
   /** Undefined when no price is known for the model. */
   costUsd?: number;
   /** The request's input by part, scaled to the reported input. */
   measure: ContextMeasure;
+  /** When it finished (ms since the epoch). */
   time: number;
 }
 
 /** Sums over requests. */
 export interface LedgerTotals {
+  /** Requests recorded. */
   requests: number;
+  /** Their usage, summed. */
   usage: Usage;
   /** Cost of the priced requests. */
   costUsd: number;

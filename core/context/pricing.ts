@@ -2,7 +2,9 @@ import type { Usage } from '../types/messages.js';
 
 /** A model's published prices in US dollars per million tokens. */
 export interface ModelPrice {
+  /** US dollars per million input tokens. */
   input: number;
+  /** US dollars per million output tokens. */
   output: number;
   /** Input served from the prompt cache; default: the input price (no discount). */
   cacheRead?: number;

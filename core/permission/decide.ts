@@ -6,11 +6,17 @@ import type { ToolDefinition } from '../types/tools.js';
 
 /** Where a call is judged. */
 export interface PermissionScope {
+  /** The project root. */
   projectRoot: string;
+  /** The directory relative paths are taken from. */
   cwd: string;
+  /** The permission mode in force. */
   mode: PermissionMode;
+  /** No one can approve: `ask` becomes a denial. */
   headless: boolean;
+  /** The open session, when there is one. */
   sessionId?: string;
+  /** The sub-agent making the call; absent for the main agent. */
   agentId?: string;
 }
 

@@ -2,6 +2,7 @@ import { ProviderError } from '../errors.js';
 
 /** Where a provider's key and endpoint come from. */
 export interface CredentialSources {
+  /** The provider's name, for the error. */
   provider: string;
   /** The environment variable the key is read from (`ANTHROPIC_API_KEY`, or `provider.apiKeyEnv`). */
   keyEnv: string;
@@ -9,6 +10,7 @@ export interface CredentialSources {
   baseURLEnv: string;
   /** `provider.baseURL` from the config. */
   configBaseURL?: string;
+  /** The environment to read. */
   env: NodeJS.ProcessEnv;
   /** The plugin asking, named on the error. */
   plugin?: string;

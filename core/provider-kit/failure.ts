@@ -4,7 +4,9 @@ import { ProviderError } from '../errors.js';
 export interface ProviderTarget {
   /** Provider name as configured (`anthropic`, `openai`). */
   provider: string;
+  /** The model asked for. */
   model: string;
+  /** The endpoint asked. */
   baseURL: string;
   /** The environment variable the API key is read from. */
   keyEnv: string;
@@ -12,11 +14,13 @@ export interface ProviderTarget {
 
 /** An HTTP error response, as an SDK reports it. */
 export interface HttpFailure {
+  /** The HTTP status. */
   status: number;
   /** The provider's own message from the error body. */
   message: string;
   /** The provider's error type or code from the body (`rate_limit_error`, `insufficient_quota`, ...). */
   type?: string;
+  /** The wait the response asked for (`retry-after`), in milliseconds. */
   retryAfterMs?: number;
 }
 

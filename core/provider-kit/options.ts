@@ -13,9 +13,11 @@ export interface CommonProviderOptions {
   apiKeyEnv?: string;
   /** Output token limit per reply. */
   maxTokens?: number;
+  /** Sampling temperature sent when a request sets none. */
   temperature?: number;
   /** Extended thinking: `true` for the default budget, or a budget in tokens. */
   thinking?: boolean | { budgetTokens: number };
+  /** Overrides of the retry policy (attempts, delays, jitter). */
   retries?: Partial<RetryPolicy>;
   /** Longest wait for the response headers (the SDK's own timeout). */
   timeoutMs?: number;

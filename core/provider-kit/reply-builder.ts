@@ -49,6 +49,7 @@ export class ReplyBuilder {
     this.parts.push({ type: 'thinking', text: '', redacted: true, data });
   }
 
+  /** A tool call begins: records it and returns the event announcing it. */
   toolStart(id: string, name: string): ProviderStreamEvent {
     // The part takes its place now, so parts keep the order the model produced them in.
     const part: ToolCallPart = { type: 'tool_call', id, name, input: {} };
@@ -57,6 +58,7 @@ export class ReplyBuilder {
     return { type: 'tool_call_start', id, name };
   }
 
+  /** More of a tool call's JSON input; undefined for an unknown call id. */
   toolDelta(id: string, partialJson: string): ProviderStreamEvent | undefined {
     const call = this.open.get(id);
     if (!call) return undefined;

@@ -5,6 +5,7 @@ import { abortedError, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
 /** How one logical model call is attempted, retried and timed. */
 export interface ResilienceOptions {
+  /** How often and how long to retry. */
   policy: RetryPolicy;
   /** The caller's signal: aborting it stops the current attempt and any wait. */
   signal?: AbortSignal;

@@ -18,9 +18,11 @@ export const DEFAULT_RESPONSE_CACHE: Readonly<ResponseCacheOptions> = Object.fre
 export interface ResponseCache {
   /** The key of a request: provider identity plus everything that reaches the wire (message metadata does not). */
   keyFor(scope: string, request: ProviderRequest): string;
+  /** The recorded events of an identical earlier request, if still cached. */
   get(key: string): ProviderStreamEvent[] | undefined;
   /** Stores a reply; replies with a tool call whose input was cut off are not worth replaying and are skipped. */
   set(key: string, events: ProviderStreamEvent[]): void;
+  /** Responses cached. */
   readonly size: number;
 }
 

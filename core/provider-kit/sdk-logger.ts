@@ -2,9 +2,13 @@ import type { Logger } from '../logger.js';
 
 /** The logger interface the official SDKs accept (`logger` client option). */
 export interface SdkLogger {
+  /** An SDK error message. */
   error(message: string, ...rest: unknown[]): void;
+  /** An SDK warning. */
   warn(message: string, ...rest: unknown[]): void;
+  /** SDK information. */
   info(message: string, ...rest: unknown[]): void;
+  /** SDK detail (requests, retries). */
   debug(message: string, ...rest: unknown[]): void;
 }
 

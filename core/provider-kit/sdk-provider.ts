@@ -12,10 +12,15 @@ import type { RetryPolicy } from './retry.js';
 
 /** What a provider plugin supplies; {@link createSdkProvider} adds laziness, retries, idle timing and the response cache. */
 export interface SdkProviderAdapter<Client> {
+  /** The provider's name (what `provider.name` selects). */
   name: string;
+  /** What the provider supports. */
   capabilities: ProviderCapabilities;
+  /** The model used when the config names none. */
   defaultModel: string;
+  /** The retry policy. */
   policy: RetryPolicy;
+  /** How long a stream may go quiet before it is abandoned and retried. */
   idleTimeoutMs: number;
   /** Where requests go (part of the response cache key). */
   endpoint: string;
@@ -31,7 +36,9 @@ export interface SdkProviderAdapter<Client> {
   complete(client: Client, request: ProviderRequest, signal: AbortSignal): Promise<ProviderResponse>;
   /** Turns what the SDK threw into a coded ProviderError that says whether to retry. */
   classify(error: unknown): ProviderError;
+  /** Counts a request's input tokens (the provider's endpoint, or a local tokenizer). */
   countTokens(request: Pick<ProviderRequest, 'model' | 'system' | 'messages' | 'tools'>, client: () => Promise<Client>): Promise<number>;
+  /** The model's context window in tokens. */
   contextWindow(model: string): number;
   /** Releases the client's sockets. */
   disconnect?(client: Client): Promise<void> | void;

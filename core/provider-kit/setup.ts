@@ -11,27 +11,41 @@ const COMPLETE_TIMEOUT_MS = 10 * 60_000;
 export interface ProviderDefaults {
   /** The plugin creating the provider (named on errors). */
   plugin: string;
+  /** The model used when the config names none. */
   model: string;
+  /** Output tokens requested when the config sets none. */
   maxTokens: number;
   /** The provider's own endpoint, used when no base URL is configured. */
   baseURL: string;
+  /** The environment variable holding the API key. */
   keyEnv: string;
+  /** The environment variable that may hold the base URL. */
   baseURLEnv: string;
+  /** Time limit for a response's headers. */
   timeoutMs: number;
+  /** How long a stream may go quiet. */
   idleTimeoutMs: number;
 }
 
 /** Everything a provider derives from its settings and options before it makes a request. */
 export interface ProviderSetup {
+  /** The key and endpoint to use. */
   credentials: Credentials;
+  /** The model requests default to. */
   model: string;
+  /** The endpoint requests go to. */
   baseURL: string;
+  /** Provider, model and endpoint, for error messages. */
   target: ProviderTarget;
+  /** Time limit for a streamed response's headers. */
   timeoutMs: number;
   /** Timeout of a non-streamed call, whose headers arrive only after the whole reply: `timeoutMs` when configured, else 10 minutes. */
   completeTimeoutMs: number;
+  /** How long a stream may go quiet. */
   idleTimeoutMs: number;
+  /** The retry policy. */
   policy: RetryPolicy;
+  /** The response cache settings; off when absent. */
   responseCache?: ResponseCacheOptions;
   /** Fills in the model, output limit and temperature a request left open. */
   applyDefaults(request: ProviderRequest): ProviderRequest;

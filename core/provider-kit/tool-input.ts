@@ -1,5 +1,6 @@
 /** A tool call's input as parsed from the JSON the model streamed. */
 export interface ParsedToolInput {
+  /** The parsed input (`{}` when it could not be parsed). */
   input: Record<string, unknown>;
   /** Why the input cannot be trusted (cut off, not JSON, not an object): the call must not run. */
   error?: string;

@@ -5,6 +5,7 @@ export type PluginEntry = string | [string, Record<string, unknown> | false];
 
 /** Loop limits; each is reported clearly when hit. */
 export interface LimitsConfig {
+  /** Model turns one prompt may take. */
   maxTurns?: number;
   /** Consecutive failing tool calls before the loop stops and asks the user. */
   maxToolFailures?: number;
@@ -35,13 +36,21 @@ export type SandboxConfig =
 
 /** The configuration, as merged from every layer (see docs/configuration.md). */
 export interface AssistantConfig {
+  /** Config files or packages this one builds on (lowest first). */
   extends?: string | string[];
+  /** Plugins to load besides the built-ins, or built-ins to disable (`["name", false]`). */
   plugins?: PluginEntry[];
+  /** The model provider: `name`, `model`, and the provider plugin's own options. */
   provider?: { name?: string; model?: string; [option: string]: unknown };
+  /** The permission policy: `mode`, `allow` / `ask` / `deny` rules, and more. */
   permissions?: { mode?: PermissionMode; [option: string]: unknown };
+  /** The context strategy (`strategy`) and each strategy's options. */
   context?: { strategy?: string; [option: string]: unknown };
+  /** The session store (`store`) and its options. */
   persistence?: { store?: string; [option: string]: unknown };
+  /** Limits of one prompt's work. */
   limits?: LimitsConfig;
+  /** The OS sandbox for shell commands. */
   sandbox?: SandboxConfig;
   /** Model prices by provider, then model pattern, in US dollars per million tokens (defaults: config/pricing.json). */
   pricing?: Record<string, Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>>;
@@ -53,6 +62,7 @@ export interface AssistantConfig {
 export interface ResolvedPluginEntry {
   /** Package name or path as written. */
   spec: string;
+  /** Options given in the entry. */
   options: Record<string, unknown>;
   /** Directory relative paths are resolved from (package names: the project's directory first, then this). */
   baseDir: string;
@@ -62,7 +72,9 @@ export interface ResolvedPluginEntry {
 
 /** The merged configuration plus where each value came from. */
 export interface ResolvedConfig {
+  /** The merged values. */
   values: AssistantConfig;
+  /** The plugin entries, in the order listed (defaults first). */
   plugins: ResolvedPluginEntry[];
   /** Plugin names disabled with `false`. */
   disabled: string[];
@@ -72,6 +84,8 @@ export interface ResolvedConfig {
   files: string[];
   /** The project config file, when one was found. */
   projectFile?: string;
+  /** The project root: the project config's directory, else the git root, else the cwd. */
   projectRoot: string;
+  /** The directory the user started in. */
   cwd: string;
 }

@@ -5,7 +5,9 @@ import type { ApprovalAnswer, PermissionDecision, PermissionRequest } from './pe
 
 /** Where an event came from: the main agent, or a sub-agent by id. */
 export interface EventOrigin {
+  /** The sub-agent the event came from; absent for the main agent. */
   agentId?: string;
+  /** The session it belongs to, when one is open. */
   sessionId?: string;
   /** For a sub-agent's events: the tool call (Task) that started it, so observers can nest them under it. */
   parentCallId?: string;

@@ -5,25 +5,35 @@ export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypass';
 
 /** One tool call, as the permission engine sees it. */
 export interface PermissionRequest {
+  /** The tool called. */
   tool: string;
+  /** Its input (after `beforeToolCall`). */
   input: Record<string, unknown>;
+  /** What kind of action it is (the tool's `risk.category`). */
   category: ToolCategory;
   /** Paths the call touches, as given (policies resolve them, symlinks included). */
   paths: string[];
   /** The shell command, for tools that run one. */
   command?: string;
+  /** The project root. */
   projectRoot: string;
+  /** The directory relative paths are taken from. */
   cwd: string;
+  /** The permission mode in force. */
   mode: PermissionMode;
   /** No one to ask: an `ask` outcome becomes a denial. */
   headless: boolean;
+  /** The session, when one is open. */
   sessionId?: string;
+  /** The sub-agent making the call; absent for the main agent. */
   agentId?: string;
+  /** The call id. */
   callId?: string;
 }
 
 /** A policy layer's verdict. `ask` means a person must approve. */
 export interface PermissionDecision {
+  /** `allow` runs the call, `deny` refuses it, `ask` needs a person. */
   behavior: 'allow' | 'deny' | 'ask';
   /** Why, in words the user and the model can act on. */
   reason: string;
@@ -35,7 +45,9 @@ export interface PermissionDecision {
 
 /** What the user answered to an approval prompt. */
 export interface ApprovalAnswer {
+  /** Run the call, or refuse it. */
   behavior: 'allow' | 'deny';
+  /** This call only, the rest of the session, or always in this project. */
   scope: 'once' | 'session' | 'project';
   /** For a denial: what the model should do instead. */
   message?: string;
@@ -43,6 +55,8 @@ export interface ApprovalAnswer {
 
 /** A pending approval, with the decision that asked for it. */
 export interface ApprovalRequest {
+  /** The call. */
   request: PermissionRequest;
+  /** The `ask` decision and its reason. */
   decision: PermissionDecision;
 }

@@ -3,8 +3,11 @@ import type { JsonSchema } from './json-schema.js';
 
 /** A tool as the model sees it: what providers convert to their wire format. */
 export interface ToolSpec {
+  /** The tool's name. */
   name: string;
+  /** What the tool does and when to use it, for the model. */
   description: string;
+  /** JSON Schema of the tool's input. */
   inputSchema: JsonSchema;
 }
 
@@ -18,16 +21,23 @@ export interface CacheHints {
 
 /** Everything a provider needs for one model call, in the internal format. */
 export interface ProviderRequest {
+  /** The model to call. */
   model: string;
+  /** The system prompt, in sections. */
   system: SystemSection[];
+  /** The conversation as the context strategy shaped it. */
   messages: Message[];
+  /** Tools the model may call. */
   tools: ToolSpec[];
+  /** Most output tokens for the reply. */
   maxTokens: number;
+  /** Sampling temperature; the provider's default when absent. */
   temperature?: number;
   /** Extended thinking / reasoning budget in tokens; absent or 0 means off. */
   thinkingBudget?: number;
   /** Text sequences that end the reply early (stop reason `stop_sequence`). */
   stopSequences?: string[];
+  /** Where prompt-cache breakpoints go; providers without caching ignore it. */
   cache?: CacheHints;
   /** Provider-specific extras passed through untouched (headers, metadata, ...). */
   extra?: Record<string, unknown>;
@@ -55,22 +65,31 @@ export type ProviderStreamEvent =
 
 /** A finished, non-streamed model response. */
 export interface ProviderResponse {
+  /** The reply. */
   message: AssistantMessage;
+  /** Tokens used. */
   usage: Usage;
+  /** Why the model stopped. */
   stopReason: StopReason;
 }
 
 /** What a provider can do; the loop and strategies adapt to it. */
 export interface ProviderCapabilities {
+  /** Accepts images in user messages and tool results. */
   images: boolean;
+  /** Can stream its reasoning (extended thinking). */
   thinking: boolean;
+  /** Honours cache breakpoints (`ProviderRequest.cache`). */
   promptCaching: boolean;
+  /** Can make several tool calls in one reply. */
   parallelToolCalls: boolean;
 }
 
 /** A model provider, created by a provider plugin for the name the config selects. */
 export interface Provider {
+  /** The name the config selects it by. */
   readonly name: string;
+  /** What it supports. */
   readonly capabilities: ProviderCapabilities;
   /** The model used when the config names none (`provider.model`). */
   readonly defaultModel: string;

@@ -4,28 +4,41 @@ import type { Json } from './json-schema.js';
 
 /** One item of the model's plan (TodoWrite). */
 export interface TodoItem {
+  /** Stable id the model gives the item. */
   id: string;
+  /** What to do. */
   content: string;
+  /** Where the item stands. */
   status: 'pending' | 'in_progress' | 'completed';
 }
 
 /** A permission granted by the user for the rest of a session, as a rule pattern. */
 export interface SessionGrant {
+  /** The rule pattern, e.g. `Bash(npm test:*)`. */
   rule: string;
+  /** When it was granted (ms since the epoch). */
   time: number;
 }
 
 /** Identity and settings of a session. */
 export interface SessionInfo {
+  /** The session id (a UUID). */
   id: string;
+  /** The project the session belongs to. */
   projectRoot: string;
   /** Stable hash of `projectRoot`, used to group sessions by project. */
   projectHash: string;
+  /** When it started (ms since the epoch). */
   createdAt: number;
+  /** When it last changed (ms since the epoch). */
   lastActiveAt: number;
+  /** A short title, from the first prompt. */
   title?: string;
+  /** The provider it was started with. */
   provider?: string;
+  /** The model it was started with. */
   model?: string;
+  /** The permission mode it was started in. */
   mode?: PermissionMode;
   /** The session this one was forked from. */
   forkedFrom?: string;
@@ -33,10 +46,13 @@ export interface SessionInfo {
 
 /** Where the history was compacted: the marker a compaction event leaves. */
 export interface CompactionMarker {
+  /** When the compaction happened (ms since the epoch). */
   time: number;
   /** Messages in the history just before the compaction. */
   messagesBefore: number;
+  /** Input tokens of the request before the compaction. */
   tokensBefore: number;
+  /** Input tokens of the request after it. */
   tokensAfter: number;
 }
 
@@ -57,10 +73,15 @@ export type SessionEvent =
 
 /** A session as loaded from a store. */
 export interface SessionSnapshot {
+  /** Identity and settings. */
   info: SessionInfo;
+  /** The history, oldest first (from the latest compaction on). */
   messages: Message[];
+  /** The main agent's plan. */
   todos: TodoItem[];
+  /** Rules granted for the session. */
   grants: SessionGrant[];
+  /** Tokens used by the whole session. */
   usage: Usage;
   /** Where the history was compacted, oldest first. */
   compactions: CompactionMarker[];
@@ -75,15 +96,25 @@ export type SessionLookup =
 
 /** A session as listed: enough to pick one without loading its history. */
 export interface SessionSummary {
+  /** The session id. */
   id: string;
+  /** The project it belongs to. */
   projectRoot: string;
+  /** Stable hash of `projectRoot`. */
   projectHash: string;
+  /** A short title, from the first prompt. */
   title?: string;
+  /** When it started (ms since the epoch). */
   createdAt: number;
+  /** When it last changed (ms since the epoch). */
   lastActiveAt: number;
+  /** Messages in its history. */
   messageCount: number;
+  /** The model it used. */
   model?: string;
+  /** The provider it used. */
   provider?: string;
+  /** The session it was forked from. */
   forkedFrom?: string;
   /** The surface holding the session right now, when one does. */
   inUseBy?: string;
@@ -93,6 +124,7 @@ export interface SessionSummary {
 export interface SessionListQuery {
   /** Only this project's sessions (the default); omit with `allProjects`. */
   projectRoot?: string;
+  /** List every project's sessions. */
   allProjects?: boolean;
   /** Newest first, at most this many. */
   limit?: number;
@@ -102,15 +134,21 @@ export interface SessionListQuery {
 export interface SessionOwner {
   /** `user@host:/dev/pts/3`, for people. */
   surface: string;
+  /** The holding process. */
   pid: number;
+  /** The machine it runs on. */
   host: string;
+  /** When it claimed the session (ms since the epoch). */
   since: number;
 }
 
 /** One active surface per session: released on close or by `release()`. */
 export interface SessionLease {
+  /** The session held. */
   readonly sessionId: string;
+  /** Who holds it (this surface). */
   readonly owner: SessionOwner;
+  /** Gives the session up. */
   release(): Promise<void>;
 }
 
@@ -128,6 +166,7 @@ export interface StoreSettings {
  * `metrics`, `recording`) are JSON records kept beside a session and removed with it.
  */
 export interface SessionStore {
+  /** The name `persistence.store` selects it by. */
   readonly name: string;
   /** Appends one event; the event is durable once a `checkpoint` event's append resolves. */
   append(event: SessionEvent, info: SessionInfo): Promise<void>;
@@ -135,6 +174,7 @@ export interface SessionStore {
   load(lookup: SessionLookup): Promise<SessionSnapshot | undefined>;
   /** Full ids whose id starts with `prefix`, this project's first, then others. */
   resolve(prefix: string, projectRoot: string): Promise<string[]>;
+  /** Summaries of the sessions the query selects, newest first. */
   list(query: SessionListQuery): Promise<SessionSummary[]>;
   /** Removes a session and its side channels; false when it did not exist. Refuses one in use. */
   delete(id: string): Promise<boolean>;
@@ -144,6 +184,7 @@ export interface SessionStore {
   acquire(sessionId: string, options?: { takeOver?: boolean }): Promise<SessionLease>;
   /** Appends records to a side channel of a session; durable when the promise resolves. */
   appendRecords(sessionId: string, channel: string, records: Json[]): Promise<void>;
+  /** Reads a side channel of a session (empty when it has none). */
   readRecords(sessionId: string, channel: string): Promise<Json[]>;
   /** Flushes, releases leases and closes files or connections. */
   close(): Promise<void>;

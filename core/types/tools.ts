@@ -11,7 +11,9 @@ export interface LockSet {
 
 /** What a lock-set function may consult: where the call runs. */
 export interface LockContext {
+  /** The project root (symlinks resolved). */
   projectRoot: string;
+  /** The directory relative paths are taken from. */
   cwd: string;
 }
 
@@ -20,6 +22,7 @@ export type ToolCategory = 'read' | 'edit' | 'execute' | 'network' | 'other';
 
 /** Hints the permission engine uses to judge a call without knowing the tool by name. */
 export interface ToolRisk {
+  /** What kind of action the tool takes; rules and modes judge by it. */
   category: ToolCategory;
   /** The paths the call touches, as the model gave them (the engine resolves them). */
   paths?: (input: Record<string, unknown>) => string[];
@@ -29,7 +32,9 @@ export interface ToolRisk {
 
 /** The outcome of a tool call as the model will see it. A failure is a result with `isError`, never a throw. */
 export interface ToolResult {
+  /** What the model sees: text, or images for providers that accept them. */
   content: Array<TextPart | ImagePart>;
+  /** The call failed; `content` says why and what to do instead. */
   isError?: boolean;
   /** Structured facts for the UI, audit log and later tool calls (line counts, exit codes, checksums, diffs). */
   metadata?: { [key: string]: Json };
@@ -37,11 +42,15 @@ export interface ToolResult {
 
 /** The plain data a worker receives: it crosses a thread boundary, so nothing here may be a class or function. */
 export interface WorkerTask {
+  /** The tool's name. */
   tool: string;
+  /** The call id. */
   callId: string;
+  /** The validated input (after `beforeToolCall`). */
   input: Record<string, unknown>;
   /** The project root, symlinks resolved. */
   projectRoot: string;
+  /** The directory relative paths are taken from. */
   cwd: string;
   /** Per-tool options from the plugin that registered it. */
   options: { [key: string]: Json };
@@ -49,7 +58,9 @@ export interface WorkerTask {
   state: { [key: string]: Json };
   /** The time limit the runtime enforces for this call. */
   timeoutMs: number;
+  /** The session, when one is open. */
   sessionId?: string;
+  /** The sub-agent making the call; absent for the main agent. */
   agentId?: string;
 }
 
@@ -77,17 +88,23 @@ export interface ToolCachePolicy {
 
 /** What a main-thread tool handler receives besides its input. */
 export interface ToolContext {
+  /** The call id. */
   callId: string;
+  /** The project root (symlinks resolved). */
   projectRoot: string;
+  /** The directory relative paths are taken from. */
   cwd: string;
   /** Aborted when the batch is cancelled or the call times out; its reason is an Error whose message says which (`aborted`, `timeout`). */
   signal: AbortSignal;
+  /** The session, when one is open. */
   sessionId?: string;
   /** The sub-agent making the call, when it is not the main agent. */
   agentId?: string;
-  /** What a tool that starts agents (Task) passes on to them: the caller's permission mode, model and tool filter. */
+  /** The caller's permission mode, for a tool that starts agents (Task) to pass on. */
   mode?: import('./permission.js').PermissionMode;
+  /** The caller's model, for a tool that starts agents to pass on. */
   model?: string;
+  /** The caller's tool filter, for a tool that starts agents to pass on (a sub-agent never sees more). */
   toolFilter?: (name: string) => boolean;
 }
 
@@ -133,6 +150,7 @@ export type ToolDefinition<I = Record<string, unknown>> = {
 
 /** A tool call on its way through the pipeline: the model's call plus where it came from. */
 export interface ToolCallRequest {
+  /** The call as the model made it. */
   call: ToolCallPart;
   /** The sub-agent making the call, when it is not the main agent. */
   agentId?: string;
@@ -140,8 +158,11 @@ export interface ToolCallRequest {
 
 /** The registry of tools on a kernel instance. */
 export interface ToolRegistry {
+  /** Adds a tool; a name already registered is an error naming both plugins. */
   register(definition: ToolDefinition<any>): void;
+  /** Removes a tool (MCP servers going away); false when there was none. */
   unregister(name: string): boolean;
+  /** The tool of that name, if registered. */
   get(name: string): ToolDefinition<any> | undefined;
   /** All tools, sorted by name so the prompt stays byte-stable. */
   list(): ToolDefinition<any>[];
@@ -151,8 +172,11 @@ export interface ToolRegistry {
 export interface ToolBatchContext {
   /** The permission mode in force for this batch. */
   mode: import('./permission.js').PermissionMode;
+  /** Cancels the batch: running calls are aborted, waiting ones never start. */
   signal: AbortSignal;
+  /** The model turn the calls belong to. */
   turn: number;
+  /** The session, when one is open. */
   sessionId?: string;
   /** The sub-agent making the calls, when it is not the main agent. */
   agentId?: string;

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 
 /** Private to the user: sessions hold code, prompts and tool output. */
 export const PRIVATE_FILE_MODE = 0o600;
+/** Private to the user: directories holding sessions and logs. */
 export const PRIVATE_DIR_MODE = 0o700;
 
 /** Creates a directory (and parents) readable by the user only. */
@@ -47,6 +48,7 @@ export async function writeFileAtomic(path: string, data: string, mode = PRIVATE
 
 /** An append-only JSON-lines file open for writing. */
 export interface JsonlAppender {
+  /** The file appended to. */
   readonly path: string;
   /** Bytes of a torn last line removed when the file was opened (0 when the file was whole). */
   readonly repairedBytes: number;
@@ -54,6 +56,7 @@ export interface JsonlAppender {
   append(records: unknown[]): Promise<void>;
   /** Flushes appended records to the disk (fdatasync). */
   sync(): Promise<void>;
+  /** Flushes and closes the file. */
   close(): Promise<void>;
 }
 
@@ -107,6 +110,7 @@ export async function openJsonlAppender(path: string): Promise<JsonlAppender> {
 
 /** What reading a JSON-lines file found. */
 export interface JsonlContents<T> {
+  /** The parsed lines, with their 1-based line numbers. */
   records: Array<{ line: number; value: T }>;
   /** For people: a torn last line, lines that are not JSON. Each names the file and line. */
   warnings: string[];

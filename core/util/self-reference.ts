@@ -3,7 +3,7 @@ import { register } from 'node:module';
 let registered = false;
 
 /**
- * Makes `import … from 'assistant'` in plugins resolve to this running copy (see
+ * Makes a plugin's imports of this package's own name resolve to this running copy (see
  * self-reference-hooks.ts for why). Installed once, and only when a plugin from outside this
  * package is loaded: the hooks run on a thread of their own, a cost built-ins never pay.
  */

@@ -9,6 +9,7 @@ import { createKernel } from '../../dist/core/kernel.js';
 import { createRunner, openSession, type Kernel, type OriginEvent } from '../../dist/core/index.js';
 import { gitProject, requestText, startFakeLlm, type FakeLlm } from '../e2e/support.js';
 import { isolatedEnv } from '../support/project.js';
+import type { TurnSpec } from '../../dist/core/testing/index.js';
 
 const WINDOW = 24_000;
 const MAX_TOKENS = 2000;
@@ -30,7 +31,7 @@ const module = (n: number) => `src/module-${n}.ts`;
 
 /** Each prompt: two turns reading one module each, then an answer; a final prompt edits module 0. Summary requests (not streamed) get SUMMARY. */
 function sessionFixture() {
-  const turns: object[] = [{ name: 'summary', when: { stream: false }, times: 0, reply: { text: SUMMARY } }];
+  const turns: TurnSpec[] = [{ name: 'summary', when: { stream: false }, times: 0, reply: { text: SUMMARY } }];
   for (let i = 0; i < PROMPTS; i++) {
     turns.push(
       { name: `p${i}-a`, when: { userText: `Prompt ${i}:` }, reply: { text: 'Reading.', toolCalls: [{ id: `p${i}a`, name: 'Read', input: { file_path: module(2 * i) } }] } },

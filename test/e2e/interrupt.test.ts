@@ -2,7 +2,8 @@
 // session consistent (every tool call has its result), so the next prompt works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../../dist/core/index.js';
-import { inProcessAgent, startFakeLlm, type FakeLlm } from './support.js';
+import { createTestKernel } from '../../dist/core/testing/index.js';
+import { startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -10,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const setup = () => inProcessAgent(fake, { permissions: { allow: ['Bash(sleep:*)'] } });
+/** A kernel in a temp project talking to the fake server, with its runner. */
+async function setup() {
+  const t = await createTestKernel({ model: fake, config: { permissions: { allow: ['Bash(sleep:*)'] } } });
+  return { t, kernel: t.kernel, runner: await t.runner() };
+}
 
 /** Every tool call in the history has a result right after it. */
 function consistent(runner: AgentRunner): boolean {
@@ -32,7 +37,7 @@ describe('interrupting a prompt', () => {
         { name: 'next', when: { userText: 'shorter please' }, reply: { text: 'The end.' } },
       ],
     });
-    const { kernel, runner } = await setup();
+    const { t, kernel, runner } = await setup();
     try {
       let deltas = 0;
       kernel.hooks.event.tap('test', (event) => {
@@ -49,7 +54,7 @@ describe('interrupting a prompt', () => {
       expect('Once upon a time there was a very long story'.startsWith(kept.slice(0, 16))).toBe(true);
       expect((await runner.run('shorter please')).text).toBe('The end.');
     } finally {
-      await kernel.shutdown();
+      await t.close();
     }
   });
 
@@ -60,7 +65,7 @@ describe('interrupting a prompt', () => {
         { name: 'after', when: { userText: 'never mind' }, reply: { text: 'OK.' } },
       ],
     });
-    const { kernel, runner } = await setup();
+    const { t, kernel, runner } = await setup();
     try {
       kernel.hooks.event.tap('test', (event) => {
         if (event.type === 'tool_start') setTimeout(() => runner.abort(), 300);
@@ -75,7 +80,7 @@ describe('interrupting a prompt', () => {
       expect((await runner.run('never mind')).text).toBe('OK.');
       expect(consistent(runner)).toBe(true);
     } finally {
-      await kernel.shutdown();
+      await t.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 // Steering: a message typed while the agent works is injected before the next model call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent, requestText, startFakeLlm, type FakeLlm } from './support.js';
+import { createTestKernel } from '../../dist/core/testing/index.js';
+import { requestText, startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -17,7 +18,9 @@ describe('steering', () => {
       ],
       fallback: { text: 'NOT STEERED' },
     });
-    const { kernel, runner } = await inProcessAgent(fake, { permissions: { allow: ['Bash(sleep:*)'] } });
+    const t = await createTestKernel({ model: fake, config: { permissions: { allow: ['Bash(sleep:*)'] } } });
+    const { kernel } = t;
+    const runner = await t.runner();
     const session = runner.session;
     try {
       kernel.hooks.event.tap('test', (event) => {
@@ -34,7 +37,7 @@ describe('steering', () => {
       expect(session.messages[i - 1]!.role).toBe('tool');
       expect(session.messages[i + 1]!.role).toBe('assistant');
     } finally {
-      await kernel.shutdown();
+      await t.close();
     }
   });
 });

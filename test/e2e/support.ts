@@ -1,8 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import { createRunner, openSession, type AgentRunner, type AssistantConfig, type Kernel } from '../../dist/core/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
@@ -75,23 +72,4 @@ export function jsonLines(stdout: string): Array<Record<string, any>> {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, any>);
-}
-
-/**
- * A kernel in this process for a fresh git project, talking to the fake server, with sessions kept
- * in memory, started and with a session open: for tests that steer or interrupt the runner.
- */
-export async function inProcessAgent(fake: FakeLlm, flags: AssistantConfig = {}): Promise<{ kernel: Kernel; runner: AgentRunner }> {
-  const dir = gitProject({ 'README.md': '# app\n' });
-  const config = await loadConfig({
-    cwd: dir,
-    env: isolatedEnv(),
-    noUserConfig: true,
-    flags: { provider: { name: 'anthropic', baseURL: fake.anthropicBaseURL }, persistence: { store: 'none' }, ...flags },
-  });
-  const kernel = await createKernel({ config, headless: true });
-  await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
-  kernel.session = session;
-  return { kernel, runner: createRunner(kernel, session) };
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/project.js';
-import { AnthropicPromptCache, OpenAIPromptCache, minCacheableTokens } from './prompt-cache.js';
-import { checkFixture } from './script.js';
+import { AnthropicPromptCache, OpenAIPromptCache, minCacheableTokens } from '../../dist/core/testing/fake-llm/prompt-cache.js';
+import { checkFixture } from '../../dist/core/testing/fake-llm/script.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
 
 /** Response bodies in these tests are checked field by field, so read them untyped. */

@@ -1,5 +1,6 @@
 // Every injected fault, driven through the real SDK clients of both providers against the fake server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultSpec, ReplySpec } from '../../dist/core/testing/index.js';
 import { ask, collect, fakeProvider, READ_TOOL, startFakeLlm, stopOf, streamError, textOf, type FakeLlm, type ProviderName } from './helpers.js';
 
 const REPLY = { text: 'All good here.' };
@@ -12,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 /** Loads a one-turn fixture whose turn first fails with `faults`. */
-function script(faults: object[], reply: object = REPLY, extra: object = {}) {
+function script(faults: FaultSpec[], reply: ReplySpec = REPLY, extra: object = {}) {
   fake.setFixture({ turns: [{ faults, reply }], ...extra });
   fake.requests.length = 0;
 }

@@ -2,33 +2,9 @@ import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import type { Provider, ProviderRequest, ProviderStreamEvent, Message } from '../../dist/core/index.js';
 import { makeProject } from '../support/project.js';
-import { startFakeLlm as startFake } from '../fake-llm/server.js';
+import { startFakeLlm, type FakeLlm } from '../../dist/core/testing/index.js';
 
-/** A running fake LLM server (see test/fake-llm/README.md). */
-export interface FakeLlm {
-  url: string;
-  anthropicBaseURL: string;
-  openaiBaseURL: string;
-  requests: Array<{
-    path: string;
-    body: any;
-    headers: Record<string, string | undefined>;
-    turn?: string;
-    fault?: string;
-    status?: number;
-    usage?: any;
-    completed: boolean;
-    clientClosedEarly: boolean;
-    closedAfterMs?: number;
-    /** How a turn's barrier treated the request: released with the others, timed out, or the client left. */
-    barrier?: 'released' | 'timed out' | 'gone';
-  }>;
-  setFixture(fixture: object | string): void;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-export const startFakeLlm = startFake as (options: { fixture: object | string; port?: number }) => Promise<FakeLlm>;
+export { startFakeLlm, type FakeLlm };
 
 /** Retries fast enough for tests, deterministic (no jitter). */
 export const FAST_RETRIES = { initialDelayMs: 20, factor: 2, maxDelayMs: 100, jitter: 0 };

@@ -11,10 +11,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI with `args` and waits for it to exit. */
-export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<CliResult> {
+/** Runs the built CLI (or the one at `bin`, e.g. an installed copy) with `args` and waits for it to exit. */
+export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; bin?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.bin ?? CLI, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -53,9 +53,7 @@ export function batch(extra: Partial<ToolBatchContext> = {}): ToolBatchContext {
 }
 
 /** The text of a result. */
-export function text(result: ToolResultPart): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
-}
+export { resultText as text } from '../../dist/core/testing/index.js';
 
 /** Runs calls and returns the results. */
 export function runCalls(kernel: Kernel, calls: ToolCallPart[], context: Partial<ToolBatchContext> = {}): Promise<ToolResultPart[]> {

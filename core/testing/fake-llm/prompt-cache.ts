@@ -1,4 +1,5 @@
 // Prompt-cache accounting that follows the providers' documented rules, so usage figures are meaningful.
+import type { PromptCacheOptions } from './script.js';
 import { chainHash, countTokens, stableJson, CHARS_PER_TOKEN } from './tokens.js';
 
 /** Anthropic's documented limit of `cache_control` breakpoints per request. */
@@ -7,44 +8,54 @@ export const MAX_BREAKPOINTS = 4;
 export const DEFAULT_LOOKBACK_BLOCKS = 20;
 /** Anthropic's cache lifetime, refreshed by every read. */
 export const DEFAULT_TTL_MS = 5 * 60_000;
-/** OpenAI caches prompts from 1,024 tokens, in steps of 128. */
+/** OpenAI caches prompts from 1,024 tokens... */
 export const OPENAI_MIN_TOKENS = 1024;
+/** ...in steps of 128. */
 export const OPENAI_STEP_TOKENS = 128;
 
-/**
- * Anthropic's minimum cacheable prefix by model class; a shorter prefix is silently not cached.
- * @param {string} model @param {Record<string, number>} [overrides]
- */
-export function minCacheableTokens(model, overrides = {}) {
+/** A request body as JSON: the fake server checks it field by field, as the real APIs do. */
+export type WireBody = any;
+
+/** Anthropic's minimum cacheable prefix by model class; a shorter prefix is silently not cached. */
+export function minCacheableTokens(model: string, overrides: Record<string, number> = {}): number {
   for (const [pattern, tokens] of Object.entries(overrides)) if (pattern !== 'default' && model.includes(pattern)) return tokens;
   if (/haiku/.test(model)) return overrides.default ?? 2048;
   return overrides.default ?? 1024;
 }
 
-/**
- * @typedef {{ tokens: number, hash: string, breakpoint: boolean, ttlMs?: number }} PrefixBlock
- * @typedef {{ inputTokens: number, cacheReadTokens: number, cacheWriteTokens: number }} CacheUsage
- */
+/** One block of the cacheable prefix. */
+interface PrefixBlock {
+  tokens: number;
+  hash: string;
+  breakpoint: boolean;
+  ttlMs?: number;
+}
+
+/** How a request's input tokens split between cache reads, cache writes and plain input. */
+export interface CacheUsage {
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+interface PrefixEntry {
+  expires: number;
+  ttlMs: number;
+}
 
 /** A store of cached prefixes by hash, each with an expiry. */
 class PrefixStore {
-  constructor() {
-    /** @type {Map<string, { expires: number, ttlMs: number }>} */
-    this.entries = new Map();
-  }
-  /** @param {string} hash @param {number} now */
-  live(hash, now) {
+  private readonly entries = new Map<string, PrefixEntry>();
+
+  live(hash: string, now: number): PrefixEntry | undefined {
     const entry = this.entries.get(hash);
     if (entry && entry.expires > now) return entry;
     if (entry) this.entries.delete(hash);
     return undefined;
   }
-  /** @param {string} hash @param {number} ttlMs @param {number} now */
-  put(hash, ttlMs, now) {
+
+  put(hash: string, ttlMs: number, now: number): void {
     this.entries.set(hash, { expires: now + ttlMs, ttlMs });
-  }
-  clear() {
-    this.entries.clear();
   }
 }
 
@@ -56,26 +67,20 @@ class PrefixStore {
  * last such breakpoint are billed as cache writes, the rest as plain input.
  */
 export class AnthropicPromptCache {
-  /** @param {{ ttlMs?: number, minTokens?: Record<string, number>, lookbackBlocks?: number }} [options] */
-  constructor(options = {}) {
-    this.options = options;
-    this.store = new PrefixStore();
-  }
+  private readonly store = new PrefixStore();
 
-  /**
-   * The request's blocks in prefix order, each hashed together with everything before it.
-   * @param {any} body the /v1/messages request body @returns {PrefixBlock[]}
-   */
-  static blocks(body) {
-    /** @type {{ value: any, cc: any }[]} */
-    const raw = [];
+  constructor(private readonly options: PromptCacheOptions = {}) {}
+
+  /** The request's blocks in prefix order, each hashed together with everything before it. */
+  static blocks(body: WireBody): PrefixBlock[] {
+    const raw: { value: unknown; cc: WireBody }[] = [];
     for (const tool of body.tools ?? []) raw.push({ value: { tool: strip(tool) }, cc: tool.cache_control });
-    const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? []);
+    const system: WireBody[] = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? []);
     for (const block of system) raw.push({ value: { system: strip(block) }, cc: block.cache_control });
-    body.messages.forEach((message) => {
-      const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    for (const message of body.messages as WireBody[]) {
+      const content: WireBody[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
       content.forEach((block, b) => raw.push({ value: { role: message.role, ...(b === 0 ? { start: true } : {}), block: strip(block) }, cc: block.cache_control }));
-    });
+    }
     let hash = String(body.model);
     return raw.map(({ value, cc }) => {
       const text = stableJson(value);
@@ -84,18 +89,15 @@ export class AnthropicPromptCache {
     });
   }
 
-  /** Total input tokens of a request body (what count_tokens answers). @param {any} body */
-  static inputTokens(body) {
+  /** Total input tokens of a request body (what count_tokens answers). */
+  static inputTokens(body: WireBody): number {
     return AnthropicPromptCache.blocks(body).reduce((sum, b) => sum + b.tokens, 0);
   }
 
-  /**
-   * Accounts one request: reads, writes, and the usage split. @param {any} body @param {number} [now]
-   * @returns {CacheUsage}
-   */
-  account(body, now = Date.now()) {
+  /** Accounts one request: reads, writes, and the usage split. */
+  account(body: WireBody, now = Date.now()): CacheUsage {
     const blocks = AnthropicPromptCache.blocks(body);
-    const cumulative = [];
+    const cumulative: number[] = [];
     let sum = 0;
     for (const block of blocks) cumulative.push((sum += block.tokens));
     const breakpoints = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
@@ -107,22 +109,22 @@ export class AnthropicPromptCache {
     let readAt = -1;
     for (const b of breakpoints) {
       for (let i = b; i >= Math.max(0, b - lookback + 1); i--) {
-        if (this.store.live(blocks[i].hash, now)) {
-          if (cumulative[i] > read) [read, readAt] = [cumulative[i], i];
+        if (this.store.live(blocks[i]!.hash, now)) {
+          if (cumulative[i]! > read) [read, readAt] = [cumulative[i]!, i];
           break;
         }
       }
     }
     if (readAt >= 0) {
-      const entry = /** @type {{ expires: number, ttlMs: number }} */ (this.store.live(blocks[readAt].hash, now));
+      const entry = this.store.live(blocks[readAt]!.hash, now)!;
       entry.expires = now + entry.ttlMs;
     }
 
     let written = 0;
     for (const b of breakpoints) {
-      if (cumulative[b] < min || cumulative[b] <= read) continue;
-      if (!this.store.live(blocks[b].hash, now)) this.store.put(blocks[b].hash, blocks[b].ttlMs ?? ttl, now);
-      written = cumulative[b] - read;
+      if (cumulative[b]! < min || cumulative[b]! <= read) continue;
+      if (!this.store.live(blocks[b]!.hash, now)) this.store.put(blocks[b]!.hash, blocks[b]!.ttlMs ?? ttl, now);
+      written = cumulative[b]! - read;
     }
     return { inputTokens: sum - read - written, cacheReadTokens: read, cacheWriteTokens: written };
   }
@@ -133,24 +135,22 @@ export class AnthropicPromptCache {
  * tokens, in 128-token steps: the longest step-aligned prefix seen before is read.
  */
 export class OpenAIPromptCache {
-  /** @param {{ ttlMs?: number }} [options] */
-  constructor(options = {}) {
-    this.options = options;
-    this.store = new PrefixStore();
+  private readonly store = new PrefixStore();
+
+  constructor(private readonly options: PromptCacheOptions = {}) {}
+
+  /** The prompt as the cache sees it: tools, then every message. */
+  static promptText(body: WireBody): string {
+    return stableJson(body.tools ?? []) + (body.messages as WireBody[]).map((m) => stableJson(m)).join('');
   }
 
-  /** @param {any} body the /v1/chat/completions body */
-  static promptText(body) {
-    return stableJson(body.tools ?? []) + body.messages.map((m) => stableJson(m)).join('');
-  }
-
-  /** Total prompt tokens. @param {any} body */
-  static inputTokens(body) {
+  /** Total prompt tokens. */
+  static inputTokens(body: WireBody): number {
     return countTokens(OpenAIPromptCache.promptText(body));
   }
 
-  /** @param {any} body @param {number} [now] @returns {{ promptTokens: number, cachedTokens: number }} */
-  account(body, now = Date.now()) {
+  /** Accounts one request: prompt tokens and how many of them were read from the cache. */
+  account(body: WireBody, now = Date.now()): { promptTokens: number; cachedTokens: number } {
     const text = OpenAIPromptCache.promptText(body);
     const promptTokens = countTokens(text);
     const ttl = this.options.ttlMs ?? DEFAULT_TTL_MS;
@@ -170,8 +170,7 @@ export class OpenAIPromptCache {
   }
 }
 
-/** @param {any} block */
-function strip(block) {
+function strip(block: WireBody): unknown {
   if (!block || typeof block !== 'object') return block;
   const { cache_control: _ignored, ...rest } = block;
   return rest;

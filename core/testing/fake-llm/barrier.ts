@@ -1,34 +1,45 @@
 // Barriers: a turn can hold its requests until a set number of them wait together, which proves
 // that the clients sent them concurrently (by observation, not by timing).
+import type { ServerResponse } from 'node:http';
 
-/**
- * @typedef {{ name: string, parties: number, timeoutMs?: number }} BarrierSpec
- * @typedef {'released' | 'timed out' | 'gone'} BarrierOutcome
- */
+/** A turn's barrier: hold each request until `parties` wait at `name` at once. */
+export interface BarrierSpec {
+  /** Requests of any turn naming the same barrier wait together. */
+  name: string;
+  /** How many must wait at once before all pass. */
+  parties: number;
+  /** How long a request waits before the barrier gives up on the others (default 10 s). */
+  timeoutMs?: number;
+}
+
+/** How a barrier treated a request: released with the others, timed out, or the client left. */
+export type BarrierOutcome = 'released' | 'timed out' | 'gone';
 
 /** Default wait before a barrier gives up on the missing requests. */
 export const BARRIER_TIMEOUT_MS = 10_000;
 
+const RELEASED: BarrierOutcome = 'released';
+
+interface BarrierState {
+  released: boolean;
+  waiting: Set<(outcome: BarrierOutcome) => void>;
+}
+
+/** The barriers of one script. */
 export class Barriers {
-  constructor() {
-    /** @type {Map<string, { released: boolean, waiting: Set<(outcome: BarrierOutcome) => void> }>} */
-    this.byName = new Map();
-  }
+  private readonly byName = new Map<string, BarrierState>();
 
   /**
    * Waits at `spec.name` until `spec.parties` requests wait there at once; then all of them, and
-   * every later one (a retry), pass. Resolves `timed out` when the others do not come within
-   * `spec.timeoutMs`, `gone` when the client closes the request first.
-   * @param {BarrierSpec} spec @param {import('node:http').ServerResponse} res @returns {Promise<BarrierOutcome>}
+   * every later one (a retry), pass.
    */
-  wait(spec, res) {
+  wait(spec: BarrierSpec, res: ServerResponse): Promise<BarrierOutcome> {
     let barrier = this.byName.get(spec.name);
     if (!barrier) this.byName.set(spec.name, (barrier = { released: false, waiting: new Set() }));
-    if (barrier.released) return Promise.resolve('released');
+    if (barrier.released) return Promise.resolve(RELEASED);
     const state = barrier;
     return new Promise((resolve) => {
-      /** @param {BarrierOutcome} outcome */
-      const leave = (outcome) => {
+      const leave = (outcome: BarrierOutcome) => {
         clearTimeout(timer);
         res.off('close', onClose);
         state.waiting.delete(leave);
@@ -45,8 +56,8 @@ export class Barriers {
     });
   }
 
-  /** How many requests wait at `name` right now. @param {string} name */
-  waiting(name) {
+  /** How many requests wait at `name` right now. */
+  waiting(name: string): number {
     return this.byName.get(name)?.waiting.size ?? 0;
   }
 }

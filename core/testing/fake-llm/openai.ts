@@ -1,9 +1,12 @@
 // OpenAI Chat Completions wire format: request checks, SSE chunks, response bodies, error bodies.
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { OpenAIPromptCache } from './prompt-cache.js';
+import { OpenAIPromptCache, type WireBody } from './prompt-cache.js';
+import type { ContentSpec, Fixture, NeutralMessage, NeutralRequest, PromptCacheOptions } from './script.js';
 import { countTokens } from './tokens.js';
+import type { SseEvent, WireRefusal } from './wire.js';
 
-const ERRORS = {
+const ERRORS: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },
   401: { type: 'invalid_request_error', code: 'invalid_api_key' },
   403: { type: 'invalid_request_error', code: 'unsupported_country_region_territory' },
@@ -14,21 +17,19 @@ const ERRORS = {
   529: { type: 'server_error', code: null },
 };
 
-/** @param {number} status @param {string} message @param {string} [type] */
-export function errorBody(status, message, type) {
+/** An error response body in the API's format. */
+export function errorBody(status: number, message: string, type?: string): WireBody {
   const known = ERRORS[status] ?? { type: 'server_error', code: null };
   return { error: { message, type: type ?? known.type, param: null, code: type ?? known.code } };
 }
 
-/** @param {any} content */
-const textOf = (content) =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
+const textOf = (content: WireBody): string =>
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: WireBody) => (p.type === 'text' ? p.text : '')).join('') : '';
 
-/** The request in neutral form, for matching. @param {any} body @returns {import('./script.js').NeutralRequest} */
-export function normalize(body) {
-  const messages = body.messages ?? [];
-  /** @type {import('./script.js').NeutralMessage[]} */
-  const out = [];
+/** The request in neutral form, for matching. */
+export function normalize(body: WireBody): NeutralRequest {
+  const messages: WireBody[] = body.messages ?? [];
+  const out: NeutralMessage[] = [];
   for (const m of messages) {
     if (m.role === 'system' || m.role === 'developer') continue;
     if (m.role === 'tool') {
@@ -42,21 +43,23 @@ export function normalize(body) {
       role: m.role,
       text: textOf(m.content),
       toolResults: [],
-      toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function?.name, input: safeParse(c.function?.arguments) })),
+      toolCalls: (m.tool_calls ?? []).map((c: WireBody) => ({ id: c.id, name: c.function?.name, input: safeParse(c.function?.arguments) })),
     });
   }
   return {
     provider: 'openai',
     model: body.model,
     stream: body.stream === true,
-    system: messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n'),
-    tools: (body.tools ?? []).map((t) => t.function?.name),
+    system: messages
+      .filter((m) => m.role === 'system' || m.role === 'developer')
+      .map((m) => textOf(m.content))
+      .join('\n'),
+    tools: (body.tools ?? []).map((t: WireBody) => t.function?.name),
     messages: out,
   };
 }
 
-/** @param {unknown} text */
-function safeParse(text) {
+function safeParse(text: unknown): unknown {
   try {
     return JSON.parse(String(text));
   } catch {
@@ -64,11 +67,8 @@ function safeParse(text) {
   }
 }
 
-/**
- * What the real API would refuse, as `{ status, message }`, or undefined.
- * @param {any} body @param {import('node:http').IncomingHttpHeaders} headers @param {{ apiKey?: string, models?: string[] }} fixture
- */
-export function validate(body, headers, fixture) {
+/** What the real API would refuse, as `{ status, message }`, or undefined. */
+export function validate(body: WireBody, headers: IncomingHttpHeaders, fixture: Fixture): WireRefusal | undefined {
   if (fixture.apiKey !== undefined) {
     const given = String(headers.authorization ?? '').replace(/^Bearer /, '');
     if (given !== fixture.apiKey) return { status: 401, message: `Incorrect API key provided: ${given.slice(0, 6)}***.` };
@@ -77,20 +77,20 @@ export function validate(body, headers, fixture) {
   if (fixture.models && !fixture.models.includes(body.model))
     return { status: 404, message: `The model \`${body.model}\` does not exist or you do not have access to it.` };
   if (!Array.isArray(body.messages) || body.messages.length === 0) return { status: 400, message: "[] is too short - 'messages'" };
-  const messages = body.messages;
+  const messages: WireBody[] = body.messages;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (m.role === 'tool') {
       let j = i - 1;
       while (j >= 0 && messages[j].role === 'tool') j--;
-      const calls = new Set((messages[j]?.tool_calls ?? []).map((c) => c.id));
+      const calls = new Set((messages[j]?.tool_calls ?? []).map((c: WireBody) => c.id));
       if (!calls.has(m.tool_call_id))
         return { status: 400, message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." };
     }
     if (m.role === 'assistant' && m.tool_calls?.length) {
       const answered = new Set();
       for (let j = i + 1; j < messages.length && messages[j].role === 'tool'; j++) answered.add(messages[j].tool_call_id);
-      const missing = m.tool_calls.map((c) => c.id).filter((id) => !answered.has(id));
+      const missing = m.tool_calls.map((c: WireBody) => c.id).filter((id: string) => !answered.has(id));
       if (missing.length)
         return {
           status: 400,
@@ -101,25 +101,33 @@ export function validate(body, headers, fixture) {
   return undefined;
 }
 
-/** @param {string} text @param {number} size */
-function chunks(text, size) {
-  const out = [];
+function chunks(text: string, size: number): string[] {
+  const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
 
-/**
- * @typedef {{ model: string, content: import('./script.js').ContentSpec[], promptTokens: number, cachedTokens: number,
- *   stopReason?: string, outputTokens?: number, chunkSize: number, truncateAt?: number, includeUsage: boolean }} OpenAIReply
- */
-
-/** @param {import('./script.js').ContentSpec[]} content */
-function outputTokens(content) {
-  return content.reduce((sum, b) => sum + countTokens(b.type === 'tool_call' ? JSON.stringify(b.input ?? {}) : b.type === 'redacted_thinking' ? '' : b.text), 0);
+/** A reply ready to be written, with the figures for its usage. */
+export interface OpenAIReply {
+  model: string;
+  content: ContentSpec[];
+  promptTokens: number;
+  cachedTokens: number;
+  stopReason?: string;
+  outputTokens?: number;
+  chunkSize: number;
+  truncateAt?: number;
+  includeUsage: boolean;
 }
 
-/** @param {OpenAIReply} reply */
-function usage(reply) {
+function outputTokens(content: ContentSpec[]): number {
+  return content.reduce(
+    (sum, b) => sum + countTokens(b.type === 'tool_call' ? JSON.stringify(b.input ?? {}) : b.type === 'redacted_thinking' ? '' : b.text),
+    0,
+  );
+}
+
+function usage(reply: OpenAIReply) {
   const completion = reply.outputTokens ?? outputTokens(reply.content);
   return {
     prompt_tokens: reply.promptTokens,
@@ -130,19 +138,23 @@ function usage(reply) {
   };
 }
 
-/** @param {OpenAIReply} reply @param {boolean} truncated */
-function finishReason(reply, truncated) {
+const FINISH_REASONS: Record<string, string> = { end_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls' };
+
+function finishReason(reply: OpenAIReply, truncated: boolean): string {
   if (truncated) return 'length';
-  if (reply.stopReason) return { end_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls' }[reply.stopReason] ?? reply.stopReason;
+  if (reply.stopReason) return FINISH_REASONS[reply.stopReason] ?? reply.stopReason;
   return reply.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop';
 }
 
-/** The non-streamed response body. @param {OpenAIReply} reply */
-export function responseBody(reply) {
-  const calls = reply.content.filter((b) => b.type === 'tool_call');
+type CallSpec = Extract<ContentSpec, { type: 'tool_call' }>;
+const callsOf = (content: ContentSpec[]) => content.filter((b): b is CallSpec => b.type === 'tool_call');
+
+/** The non-streamed response body. */
+export function responseBody(reply: OpenAIReply): WireBody {
+  const calls = callsOf(reply.content);
   const truncated = reply.truncateAt !== undefined && calls.length > 0;
-  const text = reply.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
-  const reasoning = reply.content.filter((b) => b.type === 'thinking').map((b) => b.text).join('');
+  const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  const reasoning = reply.content.map((b) => (b.type === 'thinking' ? b.text : '')).join('');
   return {
     id: `chatcmpl-${randomBytes(12).toString('hex')}`,
     object: 'chat.completion',
@@ -175,14 +187,14 @@ export function responseBody(reply) {
   };
 }
 
-/** The streamed response as SSE data chunks (the terminal `[DONE]` is added by the writer). @param {OpenAIReply} reply */
-export function streamEvents(reply) {
+/** The streamed response as SSE data chunks (the terminal `[DONE]` is added by the writer). */
+export function streamEvents(reply: OpenAIReply): SseEvent[] {
   const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
   const created = Math.floor(Date.now() / 1000);
-  const calls = reply.content.filter((b) => b.type === 'tool_call');
+  const calls = callsOf(reply.content);
   const truncated = reply.truncateAt !== undefined && calls.length > 0;
-  const events = [];
-  const chunk = (/** @type {any} */ delta, /** @type {string | null} */ finish = null) =>
+  const events: SseEvent[] = [];
+  const chunk = (delta: WireBody, finish: string | null = null) =>
     events.push({
       data: { id, object: 'chat.completion.chunk', created, model: reply.model, system_fingerprint: 'fp_fake_llm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] },
     });
@@ -205,16 +217,18 @@ export function streamEvents(reply) {
   return events;
 }
 
-/** @param {{ data: unknown }} e */
-export function sseFrame(e) {
+/** One SSE frame as the API writes it. */
+export function sseFrame(e: SseEvent): string {
   return `data: ${JSON.stringify(e.data)}\n\n`;
 }
 
+/** The frame that ends every OpenAI stream. */
 export const DONE_FRAME = 'data: [DONE]\n\n';
 
-/** The error chunk OpenAI-compatible servers send when they fail mid-stream. @param {string} type @param {string} message */
-export function errorEvent(type, message) {
+/** The error chunk OpenAI-compatible servers send when they fail mid-stream. */
+export function errorEvent(type: string, message: string): SseEvent {
   return { data: { error: { message, type, param: null, code: null } } };
 }
 
-export const cacheFor = (/** @type {any} */ options) => new OpenAIPromptCache(options);
+/** The prompt cache of one fixture. */
+export const cacheFor = (options?: PromptCacheOptions) => new OpenAIPromptCache(options);

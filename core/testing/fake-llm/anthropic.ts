@@ -1,9 +1,12 @@
 // Anthropic Messages API wire format: request checks, SSE events, response bodies, error bodies.
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { AnthropicPromptCache, MAX_BREAKPOINTS } from './prompt-cache.js';
+import { AnthropicPromptCache, MAX_BREAKPOINTS, type CacheUsage, type WireBody } from './prompt-cache.js';
+import type { ContentSpec, Fixture, NeutralRequest, PromptCacheOptions } from './script.js';
 import { countTokens, signThinking } from './tokens.js';
+import type { SseEvent, WireRefusal } from './wire.js';
 
-const ERROR_TYPES = {
+const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
   403: 'permission_error',
@@ -15,30 +18,28 @@ const ERROR_TYPES = {
   529: 'overloaded_error',
 };
 
-/** @param {number} status @param {string} message @param {string} [type] */
-export function errorBody(status, message, type) {
+/** An error response body in the API's format. */
+export function errorBody(status: number, message: string, type?: string): WireBody {
   return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message }, request_id: `req_${randomBytes(12).toString('hex')}` };
 }
 
-/** @param {any} content @returns {any[]} */
-const blocksOf = (content) => (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []);
+const blocksOf = (content: WireBody): WireBody[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []);
 
-/** @param {any[]} blocks */
-const textOf = (blocks) =>
+const textOf = (blocks: WireBody[]): string =>
   blocks
     .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? blocksOf(b.content).map((c) => c.text ?? '').join('') : ''))
     .filter(Boolean)
     .join('\n');
 
-/** The request in neutral form, for matching. @param {any} body @returns {import('./script.js').NeutralRequest} */
-export function normalize(body) {
+/** The request in neutral form, for matching. */
+export function normalize(body: WireBody): NeutralRequest {
   return {
     provider: 'anthropic',
     model: body.model,
     stream: body.stream === true,
     system: textOf(blocksOf(body.system)),
-    tools: (body.tools ?? []).map((t) => t.name),
-    messages: (body.messages ?? []).map((m) => {
+    tools: (body.tools ?? []).map((t: WireBody) => t.name),
+    messages: (body.messages ?? []).map((m: WireBody) => {
       const blocks = blocksOf(m.content);
       const toolResults = blocks
         .filter((b) => b.type === 'tool_result')
@@ -54,11 +55,10 @@ export function normalize(body) {
 }
 
 /**
- * What the real API would refuse, as `{ status, message }`, or undefined.
- * @param {any} body @param {import('node:http').IncomingHttpHeaders} headers
- * @param {{ apiKey?: string, models?: string[] }} fixture @param {Set<string>} redacted the redacted data strings this server issued
+ * What the real API would refuse, as `{ status, message }`, or undefined. `redacted` holds the
+ * redacted thinking data this server issued.
  */
-export function validate(body, headers, fixture, redacted) {
+export function validate(body: WireBody, headers: IncomingHttpHeaders, fixture: Fixture, redacted: Set<string>): WireRefusal | undefined {
   if (fixture.apiKey !== undefined) {
     const given = headers['x-api-key'] ?? String(headers.authorization ?? '').replace(/^Bearer /, '');
     if (given !== fixture.apiKey) return { status: 401, message: 'invalid x-api-key' };
@@ -74,7 +74,7 @@ export function validate(body, headers, fixture, redacted) {
     return { status: 400, message: 'thinking.budget_tokens: must be at least 1024 and less than max_tokens' };
 
   let breakpoints = 0;
-  const count = (/** @type {any} */ b) => (b && b.cache_control ? breakpoints++ : 0);
+  const count = (b: WireBody) => (b && b.cache_control ? breakpoints++ : 0);
   (body.tools ?? []).forEach(count);
   blocksOf(body.system).forEach(count);
   for (const m of body.messages) blocksOf(m.content).forEach(count);
@@ -121,18 +121,14 @@ export function validate(body, headers, fixture, redacted) {
   return undefined;
 }
 
-/** @param {string} text @param {number} size */
-function chunks(text, size) {
-  const out = [];
+function chunks(text: string, size: number): string[] {
+  const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out.length ? out : [''];
 }
 
-/**
- * The reply as Anthropic content blocks (complete, as a non-streamed response carries them).
- * @param {import('./script.js').ContentSpec[]} content @param {Set<string>} redacted
- */
-export function contentBlocks(content, redacted) {
+/** The reply as Anthropic content blocks (complete, as a non-streamed response carries them). */
+export function contentBlocks(content: ContentSpec[], redacted: Set<string>): WireBody[] {
   return content.map((block) => {
     if (block.type === 'text') return { type: 'text', text: block.text };
     if (block.type === 'thinking') return { type: 'thinking', thinking: block.text, signature: signThinking(block.text) };
@@ -144,20 +140,17 @@ export function contentBlocks(content, redacted) {
   });
 }
 
-/** @param {any[]} blocks */
-export function outputTokens(blocks) {
-  return blocks.reduce((sum, b) => sum + countTokens(b.text ?? b.thinking ?? b.data ?? JSON.stringify(b.input ?? '')), 0);
+/** Output tokens of a reply's blocks. */
+export function outputTokens(blocks: WireBody[]): number {
+  return blocks.reduce((sum: number, b) => sum + countTokens(b.text ?? b.thinking ?? b.data ?? JSON.stringify(b.input ?? '')), 0);
 }
 
-/** @param {any[]} blocks @param {string | undefined} forced */
-function stopReasonOf(blocks, forced) {
+function stopReasonOf(blocks: WireBody[], forced: string | undefined): string {
   return forced ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
 }
 
-/**
- * Usage in the API's field names. @param {import('./prompt-cache.js').CacheUsage} cache @param {number} output
- */
-function usage(cache, output) {
+/** Usage in the API's field names. */
+function usage(cache: CacheUsage, output: number) {
   return {
     input_tokens: cache.inputTokens,
     cache_creation_input_tokens: cache.cacheWriteTokens,
@@ -166,11 +159,17 @@ function usage(cache, output) {
   };
 }
 
-/**
- * The non-streamed response body.
- * @param {{ model: string, blocks: any[], cache: import('./prompt-cache.js').CacheUsage, stopReason?: string, outputTokens?: number }} reply
- */
-export function responseBody(reply) {
+/** A reply ready to be written: its blocks and the figures for its usage. */
+export interface AnthropicReply {
+  model: string;
+  blocks: WireBody[];
+  cache: CacheUsage;
+  stopReason?: string;
+  outputTokens?: number;
+}
+
+/** The non-streamed response body. */
+export function responseBody(reply: AnthropicReply): WireBody {
   return {
     id: `msg_${randomBytes(12).toString('hex')}`,
     type: 'message',
@@ -186,12 +185,10 @@ export function responseBody(reply) {
 /**
  * The streamed response as SSE events `{ event, data }`, in the order the API sends them.
  * `truncateAt` cuts the last tool call's JSON after that many characters and ends as `max_tokens`.
- * @param {{ model: string, blocks: any[], cache: import('./prompt-cache.js').CacheUsage, stopReason?: string,
- *   outputTokens?: number, chunkSize: number, truncateAt?: number }} reply
  */
-export function streamEvents(reply) {
-  const events = [];
-  const emit = (/** @type {string} */ event, /** @type {any} */ data) => events.push({ event, data: { type: event, ...data } });
+export function streamEvents(reply: AnthropicReply & { chunkSize: number; truncateAt?: number }): SseEvent[] {
+  const events: SseEvent[] = [];
+  const emit = (event: string, data: WireBody) => events.push({ event, data: { type: event, ...data } });
   const lastTool = reply.blocks.map((b) => b.type).lastIndexOf('tool_use');
   const truncated = reply.truncateAt !== undefined && lastTool >= 0;
   const blocks = truncated ? reply.blocks.slice(0, lastTool + 1) : reply.blocks;
@@ -234,15 +231,17 @@ export function streamEvents(reply) {
   return events;
 }
 
-/** @param {{ event?: string, data: unknown }} e */
-export function sseFrame(e) {
+/** One SSE frame as the API writes it. */
+export function sseFrame(e: SseEvent): string {
   return `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
-/** The mid-stream error event the API sends when it fails after the response began. @param {string} type @param {string} message */
-export function errorEvent(type, message) {
+/** The mid-stream error event the API sends when it fails after the response began. */
+export function errorEvent(type: string, message: string): SseEvent {
   return { event: 'error', data: { type: 'error', error: { type, message } } };
 }
 
-export const cacheFor = (/** @type {any} */ options) => new AnthropicPromptCache(options);
+/** The prompt cache of one fixture. */
+export const cacheFor = (options?: PromptCacheOptions) => new AnthropicPromptCache(options);
+/** What count_tokens answers for a body. */
 export const countInputTokens = AnthropicPromptCache.inputTokens;

@@ -1,0 +1,34 @@
+import { resolve, sep } from 'node:path';
+import { isInside, realPath, type PermissionRequest } from 'assistant';
+
+/** A guarded directory a call would touch, and how, in words for the denial. */
+export interface GuardedTarget {
+  directory: string;
+  /** `db/migrations/001.sql is under migrations/`, or `` the command `rm -r migrations` refers to migrations/ ``. */
+  why: string;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The first guarded target of a call. File edits: each path is resolved (symlinks too) and checked
+ * for a guarded directory among its folders inside the project. Shell commands: any mention of a
+ * guarded directory as a path counts, since a command's effects cannot be told from its text alone.
+ */
+export function guardedTarget(request: PermissionRequest, directories: readonly string[], guardShell: boolean): GuardedTarget | undefined {
+  if (request.category === 'edit') {
+    const root = realPath(request.projectRoot);
+    for (const path of request.paths) {
+      const real = realPath(resolve(request.cwd, path));
+      if (!isInside(real, root)) continue; // outside the project is the built-in policy's business
+      const folders = real.slice(root.length + 1).split(sep).slice(0, -1);
+      const directory = directories.find((d) => folders.includes(d));
+      if (directory) return { directory, why: `${path} is under ${directory}/` };
+    }
+  }
+  if (request.category === 'execute' && guardShell && request.command) {
+    for (const directory of directories)
+      if (new RegExp(`(^|[^\\w.-])${escape(directory)}(/|$|[^\\w.-])`).test(request.command)) return { directory, why: `the command \`${request.command}\` refers to ${directory}/` };
+  }
+  return undefined;
+}

@@ -1,0 +1,186 @@
+// The package as users get it: `npm pack` of assistant and of the example plugins, installed
+// offline into a temp project, type-checked as a consumer would, and loaded by name from
+// .assistantrc by the installed CLI, talking to the fake LLM server.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../dist/core/testing/index.js';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv, writeFiles } from '../support/project.js';
+import { copyExample, lockOurTarball, npm, pack, packedProject, ROOT, tsc } from '../support/packed.js';
+
+const EXAMPLES = ['http', 'recent-tool-results', 'migration-guard'];
+const INIT_SQL = 'CREATE TABLE users (id int);\n';
+
+/** The temp project everything is installed into. */
+let project: string;
+let removeProject: (() => void) | undefined;
+let cli: string;
+/** What tsc said about a consumer's TypeScript that imports the installed package. */
+let consumer: { code: number; output: string };
+let fake: FakeLlm;
+let api: Server;
+let apiOrigin: string;
+const apiHits: string[] = [];
+
+/** A plugin package built for a kernel API this assistant does not provide. */
+const FUTURE_PLUGIN = {
+  'package.json': JSON.stringify({ name: 'assistant-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { assistant: '*' } }),
+  'index.js': "export default { name: 'future', version: '3.0.0', kernelApi: '^2.0.0', apply() {} };\n",
+};
+
+const CONSUMER_OK = `import { definePlugin, Stage, type PermissionDecision } from 'assistant';
+import { createTestKernel, startFakeLlm, type TestKernel } from 'assistant/testing';
+
+export default definePlugin<{ level?: number }>({
+  name: 'consumer',
+  kernelApi: '^1.0.0',
+  apply(kernel, options) {
+    const level: number | undefined = options.level;
+    kernel.hooks.permission.tapPromise({ name: 'consumer', stage: Stage.POLICY }, async (request): Promise<PermissionDecision | undefined> =>
+      request.category === 'network' ? { behavior: 'deny', reason: \`level \${level}\`, layer: 'consumer' } : undefined,
+    );
+  },
+});
+
+export async function smoke(): Promise<TestKernel> {
+  const fake = await startFakeLlm({ fixture: { turns: [{ reply: { text: 'hi' } }] } });
+  return createTestKernel({ builtins: ['provider-anthropic'], model: fake });
+}
+`;
+
+const CONSUMER_TYPO = `import { definePlugin } from 'assistant';
+
+export default definePlugin({
+  name: 'typo',
+  apply(kernel) {
+    kernel.hooks.permision.tapPromise('typo', async () => undefined);
+  },
+});
+`;
+
+beforeAll(async () => {
+  ({ dir: project, remove: removeProject } = packedProject());
+  const tarball = await pack(ROOT, project);
+  lockOurTarball(project, tarball);
+  await npm(['ci', '--offline', '--ignore-scripts'], project);
+  cli = join(project, 'node_modules/assistant/dist/bin/assistant.js');
+
+  // The examples are built as their authors would, against the installed package's types, then packed.
+  const builds = EXAMPLES.map((name) => join(project, 'build', name));
+  EXAMPLES.forEach((name, i) => copyExample(name, builds[i]!));
+  writeFiles(join(project, 'build/future'), FUTURE_PLUGIN);
+  writeFiles(join(project, 'consumer'), { 'ok.ts': CONSUMER_OK, 'typo.ts': CONSUMER_TYPO });
+  const typecheck = tsc(
+    ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', 'ok.ts', 'typo.ts'],
+    join(project, 'consumer'),
+  );
+  const built = await tsc(['-b', ...builds], project);
+  if (built.code !== 0) throw new Error(`building the examples against the packed assistant failed:\n${built.output}`);
+  const tarballs = await Promise.all([...builds, join(project, 'build/future')].map((dir) => pack(dir, project)));
+  consumer = await typecheck;
+  await npm(['install', '--offline', '--ignore-scripts', ...tarballs.map((t) => `./${t}`)], project);
+
+  fake = await startFakeLlm({ fixture: { turns: [] } });
+  api = createServer((req, res) => {
+    apiHits.push(req.url ?? '');
+    if (req.url === '/status') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"build":"1234"}');
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+}, 180_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await new Promise((resolve) => (api ? api.close(resolve) : resolve(undefined)));
+  removeProject?.();
+});
+
+describe('the packed package', () => {
+  it('ships the compiled entry points with their declarations, and no build cache', () => {
+    const installed = join(project, 'node_modules/assistant');
+    for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/index.d.ts', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.js'])
+      expect(existsSync(join(installed, file)), file).toBe(true);
+    expect(existsSync(join(installed, 'dist/.tsbuildinfo'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).exports['./testing']).toEqual({
+      types: './dist/core/testing/index.d.ts',
+      default: './dist/core/testing/index.js',
+    });
+  });
+
+  it('gives a TypeScript consumer the types of both entry points, and catches a misspelt hook at compile time', () => {
+    const errors = consumer.output.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors).toEqual([expect.stringMatching(/^typo\.ts\(6,18\): error TS2551: Property 'permision' does not exist on type .*Did you mean 'permission'\?/)]);
+  });
+
+  it('loads the example plugins by name from .assistantrc, from the project node_modules', async () => {
+    writeFiles(project, { '.assistantrc.json': JSON.stringify(projectConfig(), null, 2) });
+    const result = await runCli(['plugins', '--json'], { cwd: project, env: isolatedEnv(), bin: cli });
+    expect(result.stderr).toBe('');
+    const rows = JSON.parse(result.stdout) as Array<{ name: string; version: string; source: string; hooks: string[] }>;
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    expect(byName.get('http')).toMatchObject({ version: '0.1.0', source: join(project, 'node_modules/assistant-plugin-http/dist/index.js'), hooks: ['permission'] });
+    expect(byName.get('recent-tool-results')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-recent-tool-results/dist/index.js'), hooks: ['context'] });
+    expect(byName.get('migration-guard')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-migration-guard/dist/index.js'), hooks: ['userPrompt', 'permission'] });
+  });
+
+  it('runs them end to end through the installed CLI: the tool, its host policy, the migration guard and the context strategy', async () => {
+    const port = new URL(apiOrigin).port;
+    writeFiles(project, { '.assistantrc.json': JSON.stringify(projectConfig(), null, 2), 'migrations/001_init.sql': INIT_SQL });
+    fake.setFixture({
+      turns: [
+        { name: 'fetch', when: { userText: 'build is deployed' }, reply: { toolCalls: [{ id: 'http_1', name: 'Http', input: { url: `${apiOrigin}/status` } }] } },
+        {
+          name: 'edit migration',
+          when: { toolResultFor: 'http_1', toolResultContains: '"build":"1234"' },
+          reply: { toolCalls: [{ id: 'edit_1', name: 'Write', input: { file_path: 'migrations/001_init.sql', content: '-- build 1234\n' } }] },
+        },
+        {
+          name: 'other host',
+          when: { toolResultFor: 'edit_1', toolResultContains: 'migrations are only changed' },
+          reply: { toolCalls: [{ id: 'http_2', name: 'Http', input: { url: `http://localhost:${port}/status` } }] },
+        },
+        { name: 'done', when: { toolResultFor: 'http_2', toolResultContains: 'is not in http.allowHosts' }, reply: { text: 'Build 1234 is deployed; the migration is untouched.' } },
+      ],
+      fallback: { text: 'UNEXPECTED REQUEST' },
+    });
+    fake.reset();
+    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
+    const result = await runCli(['-p', 'Which build is deployed?', '--permission-mode', 'acceptEdits'], { cwd: project, env, bin: cli, timeoutMs: 60_000 });
+    expect(result.stderr).toBe('');
+    expect(result).toMatchObject({ code: 0, stdout: 'Build 1234 is deployed; the migration is untouched.\n' });
+    expect(fake.requests.map((r) => r.turn)).toEqual(['fetch', 'edit migration', 'other host', 'done']);
+    expect(apiHits).toEqual(['/status']);
+    expect(readFileSync(join(project, 'migrations/001_init.sql'), 'utf8')).toBe(INIT_SQL);
+    // The strategy sent the newest result in full and the two older ones as notes.
+    const last = JSON.stringify(fake.requests[3]!.body.messages);
+    expect(last.match(/Older tool result elided/g)).toHaveLength(2);
+    expect(last).not.toContain('\\"build\\":\\"1234\\"');
+    expect(last).toContain('is not in http.allowHosts');
+  });
+
+  it('refuses an installed plugin built for another kernel API, naming it and what to do', async () => {
+    const dir = join(project, 'legacy');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ plugins: ['assistant-plugin-future'] }));
+    const result = await runCli(['-p', 'hi'], { cwd: dir, env: isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL }), bin: cli });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `plugin "future" (${join(project, 'node_modules/assistant-plugin-future/index.js')}) needs kernel API ^2.0.0, but this assistant provides 1.0.0; upgrade assistant or use a version of the plugin built for 1.0.0`,
+    );
+    expect(result.stdout).toBe('');
+  });
+});
+
+/** The project's .assistantrc: the three examples by package name, with their options. */
+function projectConfig() {
+  return {
+    plugins: ['assistant-plugin-http', 'assistant-plugin-recent-tool-results', 'assistant-plugin-migration-guard'],
+    http: { allowHosts: [new URL(apiOrigin).host] },
+    context: { strategy: 'recent-tool-results', recentToolResults: { keep: 1, previewChars: 0 } },
+    persistence: { store: 'none' },
+  };
+}

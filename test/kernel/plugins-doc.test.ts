@@ -1,0 +1,66 @@
+// docs/plugins.md compiles: every ```ts sample is type-checked against the built package's types,
+// as a plugin author's code importing 'assistant' and 'assistant/testing' would be.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, tsc } from '../support/packed.js';
+
+/** The ```ts blocks of a markdown file, with the line each block's code starts on. */
+function tsSamples(markdown: string): Array<{ line: number; code: string }> {
+  const samples: Array<{ line: number; code: string }> = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== '```ts') continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && lines[end]!.trim() !== '```') end++;
+    samples.push({ line: start + 1, code: lines.slice(start, end).join('\n') + '\n' });
+    i = end;
+  }
+  return samples;
+}
+
+/** A sample that must fail, so a harness that checks nothing cannot pass. */
+const CONTROL = `import { definePlugin } from 'assistant';
+export default definePlugin({ name: 'control', apply: (kernel) => kernel.hooks.permision.tap('control', () => undefined) });
+`;
+
+// Under node_modules/.cache, so the samples' other imports (vitest, node types) resolve from ours.
+const home = join(ROOT, 'node_modules/.cache/plugins-doc');
+mkdirSync(home, { recursive: true });
+const dir = mkdtempSync(join(home, 'check-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('docs/plugins.md', () => {
+  it('has code samples that compile against the built package types', async () => {
+    const samples = tsSamples(readFileSync(join(ROOT, 'docs/plugins.md'), 'utf8'));
+    expect(samples.length).toBeGreaterThanOrEqual(8);
+    samples.forEach((sample, i) => writeFileSync(join(dir, `sample-${i}.ts`), sample.code));
+    writeFileSync(join(dir, 'control.ts'), CONTROL);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023'],
+          types: ['node'],
+          skipLibCheck: true,
+          paths: { assistant: [join(ROOT, 'dist/core/index.d.ts')], 'assistant/testing': [join(ROOT, 'dist/core/testing/index.d.ts')] },
+        },
+        files: [...samples.map((_, i) => `sample-${i}.ts`), 'control.ts'],
+      }),
+    );
+    const { output } = await tsc(['-p', join(dir, 'tsconfig.json')], dir);
+    const errors = output.split('\n').filter((l) => /error TS\d+/.test(l));
+    // Point at the doc's own lines: sample-N.ts(L,C) is line (start of block N + L - 1).
+    const inDoc = errors
+      .filter((e) => e.startsWith('sample-'))
+      .map((e) => e.replace(/^sample-(\d+)\.ts\((\d+),(\d+)\)/, (_m, n: string, l: string, c: string) => `docs/plugins.md:${samples[Number(n)]!.line + Number(l) - 1}:${c}`));
+    expect(inDoc).toEqual([]);
+    expect(errors).toEqual([expect.stringMatching(/^control\.ts\(2,\d+\): error TS2551: Property 'permision' does not exist.*Did you mean 'permission'\?/)]);
+  });
+});

@@ -1,0 +1,97 @@
+// The public API is what plugin authors get: the package entry points, fully documented, and enough
+// that nothing (not even a built-in) needs an internal path.
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  exports: Record<string, { types: string; default: string } | string>;
+  dependencies: Record<string, string>;
+};
+
+function filesUnder(dir: string, ending: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(ending))
+    .map((f) => join(dir, f));
+}
+
+/** Exported names (and members of exported interfaces, classes and object types) without TSDoc, in a declaration entry point. */
+function undocumented(entry: string): string[] {
+  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [] });
+  const checker = program.getTypeChecker();
+  const missing: string[] = [];
+  const seen = new Set<ts.Node>();
+  const documented = (node: ts.Node) => ts.getJSDocCommentsAndTags(node).length > 0;
+  const members = (owner: string, list: ts.NodeArray<ts.TypeElement | ts.ClassElement>) => {
+    for (const member of list) {
+      if (!member.name || ts.isConstructorDeclaration(member)) continue;
+      if (ts.getCombinedModifierFlags(member as ts.Declaration) & ts.ModifierFlags.Private) continue;
+      if (!documented(member)) missing.push(`${owner}.${member.name.getText()}`);
+    }
+  };
+  for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    for (const declaration of symbol.declarations ?? []) {
+      if (seen.has(declaration)) continue;
+      seen.add(declaration);
+      const where = relative(join(ROOT, 'dist'), declaration.getSourceFile().fileName);
+      if (!documented(ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration)) missing.push(`${exported.name} (${where})`);
+      if (ts.isInterfaceDeclaration(declaration) || ts.isClassDeclaration(declaration)) members(exported.name, declaration.members);
+      if (ts.isTypeAliasDeclaration(declaration) && ts.isTypeLiteralNode(declaration.type)) members(exported.name, declaration.type.members);
+    }
+  }
+  return missing;
+}
+
+/** How a compiled module loads a package: import/export from, import(), require() and createRequire(...)(), require.resolve(). */
+const LOADS = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\w*\(\s*|\)\(\s*|\.resolve\(\s*)['"]((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w.-]+)*)['"]/g;
+
+/** Bare package names a module loads, without subpaths. */
+function importedPackages(source: string): string[] {
+  const specifiers = [...source.matchAll(LOADS)].map((m) => m[1]!);
+  return specifiers
+    .filter((s) => !s.startsWith('node:') && !builtinModules.includes(s.split('/')[0]!))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
+}
+
+describe('the public API', () => {
+  it('has an entry point for plugins and one for the test kit, each with its declarations', () => {
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './testing']);
+    expect(pkg.exports['.']).toEqual({ types: './dist/core/index.d.ts', default: './dist/core/index.js' });
+    expect(pkg.exports['./testing']).toEqual({ types: './dist/core/testing/index.d.ts', default: './dist/core/testing/index.js' });
+  });
+
+  it.each(['dist/core/index.d.ts', 'dist/core/testing/index.d.ts'])('documents every export of %s and every member of its types', (entry) => {
+    expect(undocumented(join(ROOT, entry))).toEqual([]);
+  });
+
+  it('lets built-in plugins reach the core only through the public entry point', () => {
+    const offenders = filesUnder('plugins', '.ts').flatMap((file) => {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      return [...source.matchAll(/from\s*'([^']+)'/g)]
+        .map((m) => m[1]!)
+        .filter((spec) => spec.startsWith('.') && resolve(ROOT, dirname(file), spec).startsWith(join(ROOT, 'core')))
+        .filter((spec) => resolve(ROOT, dirname(file), spec) !== join(ROOT, 'core/index.js'))
+        .map((spec) => `${file}: ${spec}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets the example plugins import only the package entry points', () => {
+    const offenders = filesUnder('examples', '.ts')
+      .filter((file) => !file.includes('node_modules') && !file.includes('/dist/'))
+      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from\s*'(assistant[^']*)'/g)].map((m) => `${file}: ${m[1]}`))
+      .filter((line) => !/: assistant(\/testing)?$/.test(line));
+    expect(offenders).toEqual([]);
+  });
+
+  it('lists every package the build imports as a dependency', () => {
+    const imported = new Set(filesUnder('dist', '.js').flatMap((file) => importedPackages(readFileSync(join(ROOT, file), 'utf8'))));
+    expect([...imported].filter((name) => !(name in pkg.dependencies)).sort()).toEqual([]);
+    // And the list is not padded: every dependency is used by the build.
+    expect(Object.keys(pkg.dependencies).filter((name) => !imported.has(name))).toEqual([]);
+  });
+});
