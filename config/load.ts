@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
 import { ConfigError } from '../core/errors.js';
@@ -89,7 +90,8 @@ function parseReason(cause: unknown): string {
   const error = cause as { reason?: unknown; mark?: { line: number; column: number }; message?: unknown };
   if (typeof error?.reason === 'string' && error.mark)
     return `${error.reason} (line ${error.mark.line + 1}, column ${error.mark.column + 1})`;
-  const raw = typeof error?.message === 'string' ? error.message : String(cause);
+  // The code frame is coloured when the terminal has colours: judge its lines without the escapes.
+  const raw = stripVTControlCharacters(typeof error?.message === 'string' ? error.message : String(cause));
   const lines = raw
     .split('\n')
     .map((line) => line.trim())

@@ -17,8 +17,11 @@ export interface LockContext {
   cwd: string;
 }
 
-/** What a tool does, for the permission engine: rule patterns like `Edit(src/**)` match on it. */
-export type ToolCategory = 'read' | 'edit' | 'execute' | 'network' | 'other';
+/**
+ * What a tool does, for the permission engine: rule patterns like `Edit(src/**)` match on it.
+ * `state` changes only the agent's own working state (its plan), nothing on the machine.
+ */
+export type ToolCategory = 'read' | 'edit' | 'execute' | 'network' | 'state' | 'other';
 
 /** Hints the permission engine uses to judge a call without knowing the tool by name. */
 export interface ToolRisk {

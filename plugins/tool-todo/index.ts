@@ -42,7 +42,7 @@ export default definePlugin({
       },
       // Its only resource is the plan itself: other tools run alongside, two TodoWrites keep their order.
       access: () => ({ reads: [], writes: ['@todos'] }),
-      risk: { category: 'other' },
+      risk: { category: 'state' },
       summarize: (input) => `${(input.todos as unknown[] | undefined)?.length ?? 0} items`,
       async handler(input, context) {
         const todos = (input.todos as TodoItem[]).map(({ id, content, status }) => ({ id, content, status }));

@@ -29,6 +29,16 @@ describe('assistant config validate', () => {
     noStack(r.stderr);
   });
 
+  it('rejects bad JSON with the parser reason, also in a colour terminal (no code frame, no escapes)', async () => {
+    const dir = makeProject({ '.assistantrc.json': '{ "limits": { "maxTurns": 3, } ' });
+    const { NO_COLOR: _plain, ...colourful } = env;
+    for (const terminal of [env, { ...colourful, FORCE_COLOR: '1' }]) {
+      const r = await runCli(['config', 'validate'], { cwd: dir, env: terminal });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^ASSISTANT_CONFIG_PARSE: \S+\.assistantrc\.json: cannot be parsed: [^\n\u001b]*JSON at position \d+[^\n\u001b]*\n$/);
+    }
+  });
+
   it('rejects a JavaScript config with a syntax error with the real reason, not a require() fallback', async () => {
     const dir = makeProject({ '.assistantrc.mjs': 'export default { limits: { maxTurns: 3 ' });
     const r = await runCli(['config', 'validate'], { cwd: dir, env });

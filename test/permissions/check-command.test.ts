@@ -32,6 +32,17 @@ describe('assistant permissions check', () => {
     expect(plan.stdout).toMatch(/^deny {2}\[mode\] {2}plan mode is read-only/);
   });
 
+  it("lets the agent change its own plan (the state category) in every mode, headless too, unless a rule denies it", async () => {
+    const todo = ['--tool', 'TodoWrite', '--input', '{"todos":[]}', '--headless'];
+    for (const mode of ['default', 'plan', 'acceptEdits', 'bypass']) {
+      const decided = await check([...todo, '--mode', mode]);
+      expect(decided.stdout).toMatch(/^allow {2}\[mode\] {2}TodoWrite changes only the agent's own plan/);
+    }
+    const strict = policyFixture({ permissions: { mode: 'plan', deny: ['TodoWrite'] } });
+    const denied = await runCli(['permissions', 'check', ...todo], { cwd: strict.root, env: strict.env });
+    expect(denied.stdout).toMatch(/^deny {2}\[rules\]/);
+  });
+
   it('prints JSON with --json and shows the headless outcome with --headless', async () => {
     const json = await check(['--tool', 'Bash', '--input', '{"command":"curl https://example.com"}', '--mode', 'default', '--json', '--headless']);
     expect(json.code).toBe(0);

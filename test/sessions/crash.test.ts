@@ -10,13 +10,30 @@ import { kernelFor, writeScriptedConfig } from './helpers.js';
 const ITERATIONS = 24;
 const TURNS = 5;
 
-/** Starts a scripted multi-turn run and SIGKILLs it after `delayMs`. */
-function runAndKill(dir: string, env: NodeJS.ProcessEnv, delayMs: number): Promise<void> {
+const readMarks = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
+
+/**
+ * Starts a scripted multi-turn run and SIGKILLs it `jitterMs` after its `afterTurns`-th turn was
+ * persisted (for 0: `jitterMs` after start). Kill moments follow the run's own progress, so they
+ * land mid-run however fast or loaded the machine is.
+ */
+function runAndKill(dir: string, env: NodeJS.ProcessEnv, markers: string, afterTurns: number, jitterMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, '-p', 'task'], { cwd: dir, env, stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+    let timer: NodeJS.Timeout | undefined;
+    const kill = () => (timer = setTimeout(() => child.kill('SIGKILL'), jitterMs));
+    const watch = setInterval(() => {
+      if (readMarks(markers).length < afterTurns) return;
+      clearInterval(watch);
+      kill();
+    }, 2);
+    if (afterTurns === 0) {
+      clearInterval(watch);
+      kill();
+    }
     child.on('error', reject);
     child.on('exit', () => {
+      clearInterval(watch);
       clearTimeout(timer);
       resolve();
     });
@@ -27,9 +44,10 @@ const textOf = (messages: Message[]) => messages.map((m) => `${m.role}:${m.role 
 
 describe('kill -9 at random moments', () => {
   it(`never loses a completed turn, and --continue works every time (${ITERATIONS} runs)`, async () => {
-    // Calibrate: how long a whole run takes here, so the kills spread over it on any machine.
+    // Calibrate: how long start-up takes here, so the kills before the first turn spread over it.
     const probe = makeProject();
-    writeScriptedConfig(probe, { turns: TURNS, delayMs: 6 });
+    const probeMarkers = join(probe, 'markers.txt');
+    writeScriptedConfig(probe, { turns: TURNS, delayMs: 6, markers: probeMarkers });
     const started = performance.now();
     expect((await runCli(['-p', 'task'], { cwd: probe, env: isolatedEnv() })).code).toBe(0);
     const runMs = performance.now() - started;
@@ -40,13 +58,15 @@ describe('kill -9 at random moments', () => {
       const markers = join(dir, 'markers.txt');
       writeScriptedConfig(dir, { turns: TURNS, delayMs: 6, markers });
       const env = isolatedEnv();
-      // Spread the kill over late start-up, the turns, and after the end; jitter so each run differs.
-      const delay = Math.round(runMs * (0.35 + (i / ITERATIONS) * 0.8) + Math.random() * 30);
-      await runAndKill(dir, env, delay);
-      const marks = existsSync(markers) ? readFileSync(markers, 'utf8').trim().split('\n').filter(Boolean) : [];
+      // Kill during start-up, or within the turn after each persisted one (a scripted turn takes a few
+      // tens of ms: its events are 6 ms apart), or after the last.
+      const afterTurns = i % (TURNS + 1);
+      const jitter = Math.round(Math.random() * (afterTurns === 0 ? runMs * 0.6 : 12));
+      await runAndKill(dir, env, markers, afterTurns, jitter);
+      const marks = readMarks(markers);
       const finished = marks.some((m) => m.startsWith('done'));
       const completedTurns = finished ? TURNS : marks.filter((m) => m.startsWith('turn')).length;
-      const context = `run ${i}: killed after ${delay} ms with markers [${marks.join(', ')}]`;
+      const context = `run ${i}: killed ${jitter} ms after turn ${afterTurns} with markers [${marks.join(', ')}]`;
 
       const resumed = await runCli(['--continue', '-p', 'again'], { cwd: dir, env });
       const kernel = await kernelFor(dir, env.ASSISTANT_DATA_DIR!);
@@ -83,6 +103,6 @@ describe('kill -9 at random moments', () => {
     }
     if (process.env.DEBUG_CRASH) console.log(`whole run ${Math.round(runMs)} ms:`, outcomes.join(' '));
     // The spread of kill moments really hit the middle of runs, not only their edges.
-    expect(outcomes.filter((o) => o.startsWith('after-turn')).length).toBeGreaterThan(2);
+    expect(outcomes.filter((o) => o.startsWith('after-turn')).length).toBeGreaterThan(4);
   }, 180_000);
 });

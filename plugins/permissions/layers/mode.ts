@@ -27,6 +27,8 @@ function planRefusal(request: PermissionRequest, facts: RequestFacts): string | 
 /** The permission mode: plan refuses writes, bypass allows what the guard let through, acceptEdits allows edits inside the project; reads inside the project are allowed in every mode. */
 export function modeLayer(policy: Policy) {
   return async (request: PermissionRequest): Promise<PermissionDecision | undefined> => {
+    // The agent's own plan touches nothing on the machine: every mode, plan included, lets it change.
+    if (request.category === 'state') return { behavior: 'allow', layer, reason: `${request.tool} changes only the agent's own plan` };
     const facts = await policy.facts(request);
     if (request.mode === 'plan') {
       const why = planRefusal(request, facts);
