@@ -8,6 +8,7 @@ import type { PermissionMode } from '../types/permission.js';
 import type { Provider, ProviderRequest, ProviderStreamEvent } from '../types/provider.js';
 import type { ContextReason } from '../types/context.js';
 import type { Conversation } from './conversation.js';
+import type { Spent } from '../types/tools.js';
 import type { SteeringQueue } from './steering.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { assertFitsWindow, buildContextView, requestSettings, type RequestSettings } from './context-view.js';
@@ -54,6 +55,8 @@ export interface AgentLoopResult {
   message?: string;
   /** The error that ended it, when `reason` is `error`. */
   error?: AssistantError;
+  /** All the prompt spent against its budget: its own requests plus what its tools spent for it (sub-agents). */
+  spent: Spent;
 }
 
 const DEFAULT_LIMITS: Required<Pick<LimitsConfig, 'maxTurns' | 'maxToolFailures' | 'repeatedCallLimit'>> = {
@@ -67,6 +70,13 @@ function userMessage(text: string, origin: 'user' | 'steering' | 'reminder'): Us
 
 function totalTokens(u: Usage): number {
   return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+
+/** What a tool result says it spent on the caller's behalf (`metadata.spent`), if it says so plainly. */
+function spentBy(metadata: { [key: string]: unknown } | undefined): Spent | undefined {
+  const spent = metadata?.spent as Partial<Spent> | undefined;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  return spent && ok(spent.tokens) && ok(spent.costUsd) ? { tokens: spent.tokens, costUsd: spent.costUsd } : undefined;
 }
 
 /**
@@ -86,11 +96,15 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
   let turns = 0;
   let lastText = '';
   let costUsd = 0;
+  // Spent for this prompt by its tools (sub-agents): it counts against the same budget.
+  const delegated: Spent = { tokens: 0, costUsd: 0 };
+  const spent = (): Spent => ({ tokens: totalTokens(usage) + delegated.tokens, costUsd: costUsd + delegated.costUsd });
+  const byTools = () => (delegated.tokens ? `, ${delegated.tokens} of them by sub-agents` : '');
 
   const finish = (reason: DoneReason, message?: string, error?: AssistantError): AgentLoopResult => {
     if (message) emit({ type: 'notice', level: reason === 'completed' ? 'info' : reason === 'error' ? 'error' : 'warn', message, code: error?.code });
-    emit({ type: 'done', reason, text: lastText, usage, turns });
-    return { reason, text: lastText, usage, turns, message, error };
+    emit({ type: 'done', reason, text: lastText, usage: { ...usage }, turns });
+    return { reason, text: lastText, usage, turns, message, error, spent: spent() };
   };
 
   try {
@@ -112,10 +126,11 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
       if (signal.aborted) return finish('aborted', 'stopped by the user');
       if (turns >= limits.maxTurns)
         return finish('max_turns', `stopped after ${turns} model turns (limits.maxTurns = ${limits.maxTurns}); raise it or continue with a new prompt`);
-      if (limits.maxTokens && totalTokens(usage) >= limits.maxTokens)
-        return finish('budget', `stopped: this prompt used ${totalTokens(usage)} tokens (limits.maxTokens = ${limits.maxTokens})`);
-      if (limits.maxCostUsd && costUsd >= limits.maxCostUsd)
-        return finish('budget', `stopped: this prompt cost $${costUsd.toFixed(4)} (limits.maxCostUsd = $${limits.maxCostUsd})`);
+      const sofar = spent();
+      if (limits.maxTokens && sofar.tokens >= limits.maxTokens)
+        return finish('budget', `stopped: this prompt used ${sofar.tokens} tokens${byTools()} (limits.maxTokens = ${limits.maxTokens})`);
+      if (limits.maxCostUsd && sofar.costUsd >= limits.maxCostUsd)
+        return finish('budget', `stopped: this prompt cost $${sofar.costUsd.toFixed(4)}${delegated.costUsd ? `, $${delegated.costUsd.toFixed(4)} of it by sub-agents` : ''} (limits.maxCostUsd = $${limits.maxCostUsd})`);
 
       for (const text of options.steering?.drain() ?? []) await conversation.append(userMessage(text, 'steering'));
 
@@ -140,7 +155,7 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
       if (!calls.length) {
         await hooks.turnEnd.promise(turn);
         await conversation.checkpoint('turn_end');
-        emit({ type: 'turn_end', turn: turns, usage });
+        emit({ type: 'turn_end', turn: turns, usage: { ...usage } });
         const more = await askBeforeStop(kernel, { ...turn, text: lastText, continued }, emit);
         if (!more) return finish('completed');
         continued++;
@@ -153,7 +168,14 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
       await conversation.append(toolMessage);
       await conversation.checkpoint('tool_result');
 
-      for (const result of results) consecutiveFailures = result.isError ? consecutiveFailures + 1 : 0;
+      for (const result of results) {
+        consecutiveFailures = result.isError ? consecutiveFailures + 1 : 0;
+        const byTool = spentBy(result.metadata);
+        if (byTool) {
+          delegated.tokens += byTool.tokens;
+          delegated.costUsd += byTool.costUsd;
+        }
+      }
       const stuck = repeats.observe(calls);
       if (stuck) {
         emit({ type: 'notice', level: 'warn', message: `the model repeated the same ${stuck} call ${limits.repeatedCallLimit} times; reminding it` });
@@ -166,7 +188,7 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
       }
       await hooks.turnEnd.promise(turn);
       await conversation.checkpoint('turn_end');
-      emit({ type: 'turn_end', turn: turns, usage });
+      emit({ type: 'turn_end', turn: turns, usage: { ...usage } });
 
       if (signal.aborted) return finish('aborted', 'stopped by the user');
       if (consecutiveFailures >= limits.maxToolFailures) {

@@ -33,7 +33,19 @@ export interface ToolRisk {
   command?: (input: Record<string, unknown>) => string | undefined;
 }
 
-/** The outcome of a tool call as the model will see it. A failure is a result with `isError`, never a throw. */
+/** Model spending a tool did on its caller's behalf (a sub-agent's requests): it counts against the caller's budget. */
+export interface Spent {
+  /** Tokens of every kind (input, output, cache read and write). */
+  tokens: number;
+  /** US dollars, where prices are known (0 otherwise). */
+  costUsd: number;
+}
+
+/**
+ * The outcome of a tool call as the model will see it. A failure is a result with `isError`, never a throw.
+ * A tool that spends model tokens for its caller (a sub-agent) reports it as `metadata.spent` (a `Spent`),
+ * and the caller's `limits.maxTokens` / `limits.maxCostUsd` count it.
+ */
 export interface ToolResult {
   /** What the model sees: text, or images for providers that accept them. */
   content: Array<TextPart | ImagePart>;

@@ -67,6 +67,8 @@ export function agentReport(agentId: string, typeName: string, outcome: SubAgent
     toolCalls: calls.length,
     inputTokens: result.usage.inputTokens + result.usage.cacheReadTokens + result.usage.cacheWriteTokens,
     outputTokens: result.usage.outputTokens,
+    // Counted against the caller's budget by its loop (its own and its sub-agents' spending).
+    spent: { tokens: result.spent.tokens, costUsd: result.spent.costUsd },
   };
   if (result.reason === 'completed') return { content: [{ type: 'text', text: cut(result.text.trim() || '(the sub-agent finished without writing a report)') }], metadata };
 

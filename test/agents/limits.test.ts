@@ -53,6 +53,51 @@ describe('a sub-agent at its turn limit', () => {
   });
 });
 
+describe("the caller's budget", () => {
+  const script = () =>
+    llm.script({
+      turns: [
+        { name: 'main: delegate', when: { userText: 'summarise the notes' }, reply: { toolCalls: [task('sum_1', `Summarise these notes: ${'a long note. '.repeat(2000)}`)] } },
+        { name: 'general: report', when: { userText: 'Summarise these notes' }, reply: { text: 'They are long.' } },
+        { name: 'main: done', when: { toolResultFor: 'sum_1' }, reply: { text: 'Summarised.' } },
+      ],
+      fallback: { text: 'UNEXPECTED REQUEST' },
+    });
+  const tokensOf = (usage: any) => usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+
+  it("counts what its sub-agents spent against limits.maxTokens, and the Task result says what that was", async () => {
+    script();
+    const free = await agentSession(llm.fake, { 'README.md': '# app\n' });
+    let own = 0;
+    let delegated = 0;
+    free.kernel.hooks.event.tap('test-budget', (e) => {
+      if (e.type === 'turn_end' && !e.agentId && e.turn === 1) own = tokensOf(e.usage);
+      if (e.type === 'done' && e.agentId === 'general-1') delegated = tokensOf(e.usage);
+    });
+    try {
+      const result = await free.runner.run('summarise the notes');
+      expect(result.reason).toBe('completed');
+      expect(resultFor(free.runner, 'sum_1').metadata?.spent).toEqual({ tokens: delegated, costUsd: expect.any(Number) });
+      expect(result.spent.tokens).toBe(tokensOf(result.usage) + delegated);
+    } finally {
+      await free.kernel.shutdown();
+    }
+    // A limit above the caller's own first request, but below it plus what the sub-agent spent,
+    // stops the caller before its next request.
+    expect(delegated).toBeGreaterThan(0);
+    script();
+    const limited = await agentSession(llm.fake, { 'README.md': '# app\n' }, { config: { limits: { maxTokens: own + Math.floor(delegated / 2) } } });
+    try {
+      const result = await limited.runner.run('summarise the notes');
+      expect(result.reason).toBe('budget');
+      expect(result.message).toContain(`of them by sub-agents`);
+      expect(llm.fake.requests.map((r) => r.turn)).toEqual(['main: delegate', 'general: report']);
+    } finally {
+      await limited.kernel.shutdown();
+    }
+  });
+});
+
 describe("a sub-agent's tool subset and read-only mode", () => {
   it('refuses tools outside its subset and commands that could write, even when the caller may do anything', async () => {
     llm.script({
@@ -228,7 +273,11 @@ describe('the report of a sub-agent that did not finish', () => {
     { role: 'user', content: [{ type: 'text', text: 'Check the build.' }] },
     { role: 'assistant', content: [{ type: 'text', text: 'The build script is in package.json.' }, { type: 'tool_call', id: 'c1', name: 'Bash', input: { command: 'npm run build\n--verbose' } }] },
   ];
-  const outcome = (result: Partial<AgentLoopResult>) => ({ result: { reason: 'completed' as const, text: '', usage: emptyUsage(), turns: 1, ...result }, messages: wrote, mode: 'plan' as const });
+  const outcome = (result: Partial<AgentLoopResult>) => ({
+    result: { reason: 'completed' as const, text: '', usage: emptyUsage(), turns: 1, spent: { tokens: 0, costUsd: 0 }, ...result },
+    messages: wrote,
+    mode: 'plan' as const,
+  });
 
   it('says a failure with the error and its code, a timeout as a timeout, and lists what it did', () => {
     const error = new AssistantError('ASSISTANT_PROVIDER_SERVER', 'the provider failed (500) on every retry');
