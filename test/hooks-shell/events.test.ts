@@ -131,7 +131,8 @@ describe('PreToolUse', () => {
 
   it('rewrites the input with updatedInput; the next command sees the rewrite, and the tool runs with it', async () => {
     script(oneCall('Write', { file_path: 'notes.txt', content: 'draft\n' }));
-    const rewrite = `echo '{"updatedInput": {"file_path": "notes.txt", "content": "rewritten by the hook\\n"}}'`;
+    // printf, not echo: dash's echo (sh when $SHELL is unset, as in CI) turns a backslash-n into a newline.
+    const rewrite = `printf '%s\\n' '{"updatedInput": {"file_path": "notes.txt", "content": "rewritten by the hook\\n"}}'`;
     const agent = await hookedAgent(llm.server, { PreToolUse: [command(rewrite, { matcher: 'Write' }), command(logTo('.hooks/log.jsonl'), { matcher: 'Write' })] });
     await agent.runner.run('write notes');
     expect(readFileSync(join(agent.dir, 'notes.txt'), 'utf8')).toBe('rewritten by the hook\n');
