@@ -138,7 +138,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     const target = paths.sessionsDir(projectRoot);
     if (target === w.dir) return;
     await w.events.close();
-    for (const [key, appender] of channels) if (key.startsWith(`${w.id}:`)) await appender.close().then(() => channels.delete(key));
+    await closeChannels(w.id);
     await ensurePrivateDir(target);
     for (const name of await filesOf(w.dir, w.id)) await rename(join(w.dir, name), join(target, name));
     w.dir = target;
@@ -211,6 +211,18 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     return limited;
   }
 
+  /** Closes a session's side-channel files; the next append reopens them. */
+  async function closeChannels(sessionId: string): Promise<void> {
+    const keys = [...channels.keys()].filter((key) => key.startsWith(`${sessionId}:`));
+    // In the channel's own queue, so an append in flight finishes first.
+    for (const key of keys)
+      await serial(key, async () => {
+        const appender = channels.get(key);
+        channels.delete(key);
+        await appender?.close();
+      });
+  }
+
   async function closeWriter(w: Writer): Promise<void> {
     writers.delete(w.id);
     try {
@@ -230,7 +242,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
       throw new SessionError('ASSISTANT_SESSION_IN_USE', `session ${id.slice(0, 8)} is in use on ${holder.surface} (pid ${holder.pid}); it was not deleted`, { plugin: PLUGIN });
     const writer = writers.get(id);
     if (writer) await closeWriter(writer);
-    for (const [key, appender] of channels) if (key.startsWith(`${id}:`)) await appender.close().then(() => channels.delete(key));
+    await closeChannels(id);
     for (const name of await filesOf(dir, id)) await unlink(join(dir, name)).catch(() => undefined);
     await unlink(paths.lockFile(id)).catch(() => undefined);
     held.delete(id);
@@ -315,6 +327,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
           serial(sessionId, async () => {
             const writer = writers.get(sessionId);
             if (writer) await closeWriter(writer);
+            await closeChannels(sessionId);
             await releaseLock(paths.lockFile(sessionId), record.token);
             held.delete(sessionId);
           }),

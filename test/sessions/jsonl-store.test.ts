@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -173,6 +173,23 @@ describe('JSONL store', () => {
     await lease.release();
     expect(existsSync(join(data, 'locks', `${session.info.id}.lock`))).toBe(false);
     await next.shutdown();
+  });
+
+  it('keeps side-channel records, and closes their file when the session is released', async () => {
+    const { kernel, dir } = await setup();
+    const session = await open(kernel);
+    await session.record({ type: 'checkpoint', reason: 'turn_end' });
+    const store = kernel.store();
+    await store.appendRecords(session.info.id, 'audit', [{ n: 1 }, { n: 2 }]);
+    expect(await store.readRecords(session.info.id, 'audit')).toEqual([{ n: 1 }, { n: 2 }]);
+    const lease = await store.acquire(session.info.id);
+    await lease.release();
+    // Closed on release: an append after the file was removed writes a new file, not the old inode.
+    const file = join(dir, `${session.info.id}.audit.jsonl`);
+    rmSync(file);
+    await store.appendRecords(session.info.id, 'audit', [{ n: 3 }]);
+    expect(readFileSync(file, 'utf8')).toBe('{"n":3}\n');
+    await kernel.shutdown();
   });
 
   it('resumes a session from a moved project: found by id, moved into the new project, with a note to re-read files', async () => {
