@@ -1,5 +1,5 @@
 // The fake LLM server itself: prompt-cache rules, turn matching, request log, wire checks, CLI.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -248,5 +248,27 @@ describe('running on its own', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('answers bad arguments with the problem and the usage, exit 2, and --help with the usage, exit 0', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [SERVER, ...args], { encoding: 'utf8' });
+    const bad = join(tempDir(), 'bad.json');
+    writeFileSync(bad, '{"turns": 3}');
+    for (const [args, problem] of [
+      [['--fixtrue', 'x.json'], "Unknown option '--fixtrue'"],
+      [[], '--fixture is required'],
+      [['--fixture', join(tempDir(), 'missing.json')], 'no fixture file'],
+      [['--fixture', bad], '/turns must be an array'],
+      [['--fixture', bad.replace('bad', 'none'), '--port', 'http'], '--port must be a whole number from 0 to 65535, not "http"'],
+    ] as const) {
+      const result = run(...args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(problem);
+      expect(result.stderr).toContain('usage: node test/fake-llm/server.js --fixture <file.json>');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: node test\/fake-llm\/server.js --fixture/);
   });
 });
