@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    setupFiles: ['test/support/hermetic-env.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,3 +1,6 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { DEFAULT_PLUGINS } from '../../config/defaults.js';
 import { createKernel } from '../kernel.js';
@@ -151,11 +154,22 @@ function splitPlugins(plugins: PluginUnderTest[]): { entries: PluginEntry[]; obj
 }
 
 /**
+ * Points the process's data directory (sessions, audit logs, locks) at a temp directory, unless the
+ * test chose one: test kernels' sessions must not pile up in the user's own data directory.
+ */
+function isolateUserData(): void {
+  if (process.env.ASSISTANT_DATA_DIR) return;
+  process.env.ASSISTANT_DATA_DIR = realpathSync(mkdtempSync(join(tmpdir(), 'assistant-test-data-')));
+}
+
+/**
  * Creates a kernel for plugin tests: a temp project with `files` and `config`, the chosen built-ins,
  * the plugins under test, and (with `model`) the built-in provider talking to a fake LLM server.
- * Every hook call is recorded from the moment the plugins are applied.
+ * Every hook call is recorded from the moment the plugins are applied. Sessions and audit logs go to
+ * a temp data directory: unless the process already names one, `ASSISTANT_DATA_DIR` is set for it.
  */
 export async function createTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
+  isolateUserData();
   const { entries, objects } = splitPlugins(options.plugins ?? []);
   const projectConfig: AssistantConfig = { ...options.config, plugins: [...(options.config?.plugins ?? []), ...entries] };
   const project = createTempProject({ ...options.files, '.assistantrc.json': JSON.stringify(projectConfig, null, 2) });

@@ -1,5 +1,7 @@
 // The test kit plugin authors use (`assistant/testing`), exercised on its own.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { definePlugin, Stage, type PermissionRequest, type PermissionDecision } from '../../dist/core/index.js';
 import { createTestKernel, resultText, startFakeLlm, type TestKernel } from '../../dist/core/testing/index.js';
@@ -137,6 +139,36 @@ describe('createTestKernel', () => {
       plugin: 'typo',
       message: expect.stringContaining('there is no hook "permision" (did you mean "permission"?)'),
     });
+  });
+
+  it('keeps sessions out of the user data directory: a temp one unless the test names its own', async () => {
+    const filesUnder = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String) : []);
+    const sessionIn = async (dir: string) => {
+      const id = (await t!.session()).info.id;
+      return filesUnder(dir).some((f) => f.endsWith(`${id}.jsonl`));
+    };
+    const named = process.env.ASSISTANT_DATA_DIR!;
+    delete process.env.ASSISTANT_DATA_DIR;
+    try {
+      t = await createTestKernel({ model: { fallback: { text: 'ok' } }, config: { persistence: { store: 'jsonl' } } });
+      const chosen = process.env.ASSISTANT_DATA_DIR!;
+      expect(chosen).toMatch(/assistant-test-data-/);
+      expect(chosen.startsWith(realpathSync(tmpdir()))).toBe(true);
+      expect((await t.prompt('hi')).text).toBe('ok');
+      expect(await sessionIn(chosen)).toBe(true);
+      expect((await t.callTool('Read', { file_path: '.assistantrc.json' })).isError).toBeFalsy();
+      // Nothing of this project (its session or its audit log) lands in the home directory.
+      expect(filesUnder(join(process.env.HOME!, '.local')).filter((f) => f.includes(basename(t!.projectRoot)))).toEqual([]);
+      expect(filesUnder(chosen).some((f) => f.includes('/audit/'))).toBe(true);
+    } finally {
+      process.env.ASSISTANT_DATA_DIR = named;
+    }
+    await t.close();
+    // A directory the test names is used as it is.
+    t = await createTestKernel({ model: { fallback: { text: 'ok' } }, config: { persistence: { store: 'jsonl' } } });
+    await t.prompt('hi');
+    expect(process.env.ASSISTANT_DATA_DIR).toBe(named);
+    expect(await sessionIn(named)).toBe(true);
   });
 
   it('removes the temp project and stops the server it started on close, but leaves a server it was given running', async () => {
