@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load.js';
@@ -159,7 +159,9 @@ function splitPlugins(plugins: PluginUnderTest[]): { entries: PluginEntry[]; obj
  */
 function isolateUserData(): void {
   if (process.env.ASSISTANT_DATA_DIR) return;
-  process.env.ASSISTANT_DATA_DIR = realpathSync(mkdtempSync(join(tmpdir(), 'assistant-test-data-')));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'assistant-test-data-')));
+  process.env.ASSISTANT_DATA_DIR = dir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 }
 
 /**
