@@ -1,5 +1,5 @@
 // The test kit plugin authors use (`assistant/testing`), exercised on its own.
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -149,9 +149,10 @@ describe('createTestKernel', () => {
     };
     const named = process.env.ASSISTANT_DATA_DIR!;
     delete process.env.ASSISTANT_DATA_DIR;
+    let chosen = '';
     try {
       t = await createTestKernel({ model: { fallback: { text: 'ok' } }, config: { persistence: { store: 'jsonl' } } });
-      const chosen = process.env.ASSISTANT_DATA_DIR!;
+      chosen = process.env.ASSISTANT_DATA_DIR!;
       expect(chosen).toMatch(/assistant-test-data-/);
       expect(chosen.startsWith(realpathSync(tmpdir()))).toBe(true);
       expect((await t.prompt('hi')).text).toBe('ok');
@@ -164,6 +165,7 @@ describe('createTestKernel', () => {
       process.env.ASSISTANT_DATA_DIR = named;
     }
     await t.close();
+    rmSync(chosen, { recursive: true, force: true });
     // A directory the test names is used as it is.
     t = await createTestKernel({ model: { fallback: { text: 'ok' } }, config: { persistence: { store: 'jsonl' } } });
     await t.prompt('hi');
