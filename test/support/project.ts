@@ -37,15 +37,17 @@ export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ASSISTANT_LOG_LEVEL', 'ASSISTANT_LOG_FILE'])
     delete env[key];
+  return { ...env, ...userDirsUnder(home), NO_COLOR: '1', ...extra };
+}
+
+/** The variables that place the user's home, config, data and cache directories under `home`. */
+export function userDirsUnder(home: string): Record<string, string> {
   return {
-    ...env,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CACHE_HOME: join(home, '.cache'),
     ASSISTANT_CONFIG_DIR: join(home, '.config', 'assistant'),
     ASSISTANT_DATA_DIR: join(home, '.local', 'share', 'assistant'),
-    NO_COLOR: '1',
-    ...extra,
   };
 }
