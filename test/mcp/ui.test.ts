@@ -1,10 +1,8 @@
 // An MCP prompt typed as a slash command in the real terminal UI becomes the next prompt.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createRunner, messageText, openSession, type OriginEvent } from '../../dist/core/index.js';
-import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+import { messageText, openSession, type OriginEvent } from '../../dist/core/index.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
-import { bootKernel, scriptedConfig } from '../ui/support.js';
+import { bootKernel, scriptedConfig, startAppOn } from '../ui/support.js';
 import { FIXTURE, nodeServer } from './support.js';
 
 const env = isolatedEnv();
@@ -16,25 +14,20 @@ describe('MCP prompts in the terminal UI', () => {
     try {
       const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
       kernel.session = session;
-      const input = new PassThrough();
-      const output = Object.assign(new PassThrough(), { columns: 100, rows: 30 });
-      let screen = '';
-      output.on('data', (d: Buffer) => (screen += d.toString()));
-      const app = new TerminalApp({ kernel, session: { runner: createRunner(kernel, session) }, input: input as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, options: {}, env });
-      kernel.hooks.event.tap('test-forward', (event) => app.onEvent(event));
+      const ui = startAppOn(kernel, session, env, { columns: 100, rows: 30 });
+      kernel.hooks.event.tap('test-forward', (event) => ui.app.onEvent(event));
       const finished = new Promise<void>((resolve) => kernel.hooks.event.tap('test-done', (event: OriginEvent) => event.type === 'done' && resolve()));
-      const closed = app.start();
 
-      input.write('/mcp__fx__greet Ada\r');
+      ui.input.write('/mcp__fx__greet Ada\r');
       await finished;
       const prompt = session.messages.find((m) => m.role === 'user');
       expect(prompt && messageText(prompt)).toBe('Say hello to Ada in one line.');
 
       const listed = String(await kernel.commands.slash('mcp')!.run('', { print: () => undefined }));
       expect(listed).toMatch(/^fx\s+stdio\s+connected\s+6\s+\.assistantrc$/m);
-      app.exit(0);
-      await closed;
-      expect(screen).toContain('Say hello to Ada in one line.');
+      ui.app.exit(0);
+      await ui.done;
+      expect(ui.screen()).toContain('Say hello to Ada in one line.');
     } finally {
       await kernel.shutdown();
     }

@@ -1,13 +1,11 @@
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRunner, openSession, type Kernel } from '../../dist/core/index.js';
-import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+import { openSession, type Kernel } from '../../dist/core/index.js';
 import { stripAnsi } from '../../dist/plugins/ui-terminal/terminal/width.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv } from '../support/project.js';
+import { startAppOn } from '../ui/support.js';
 import { kernelFor, scriptedProject } from './helpers.js';
 
-const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
 const kernels: Kernel[] = [];
 afterEach(async () => {
   for (const kernel of kernels.splice(0)) await kernel.shutdown('done');
@@ -27,28 +25,23 @@ async function setup() {
   await kernel.start();
   const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
   kernel.session = session;
-  const input = new PassThrough();
-  const output = Object.assign(new PassThrough(), { columns: 100, rows: 30 });
-  let screen = '';
-  output.on('data', (d: Buffer) => (screen += d.toString()));
-  const app = new TerminalApp({ kernel, session: { runner: createRunner(kernel, session) }, input: input as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, options: {}, env });
-  void app.start();
-  const type = async (text: string) => {
-    input.write(text);
-    input.write('\r');
-    await tick(150);
+  const ui = startAppOn(kernel, session, env, { columns: 100, rows: 30 });
+  /** Types a line and waits until the screen shows `shows`. */
+  const type = async (text: string, shows: string) => {
+    ui.input.write(`${text}\r`);
+    await ui.until(shows);
   };
-  return { dir, env, kernel, app, first, type, screen: () => stripAnsi(screen), newSession: session.info.id };
+  return { dir, env, kernel, app: ui.app, first, type, screen: () => stripAnsi(ui.screen()), newSession: session.info.id };
 }
 
 describe('/sessions and /resume in the interactive UI', () => {
   it("lists the project's sessions and continues one in place, holding it against other surfaces", async () => {
     const { dir, env, kernel, app, first, type, screen, newSession } = await setup();
-    await type('/sessions');
+    await type('/sessions', 'second task');
     expect(screen()).toMatch(new RegExp(`${first.slice(0, 8)} .*"first task"`));
     expect(screen()).toMatch(/"second task"/);
 
-    await type(`/resume ${first.slice(0, 6)}`);
+    await type(`/resume ${first.slice(0, 6)}`, 'Resumed session');
     expect(screen()).toContain(`Resumed session ${first.slice(0, 8)} "first task" (4 messages).`);
     expect(screen()).toContain('you: first task');
     expect(app.runner.session.info.id).toBe(first);
@@ -61,9 +54,9 @@ describe('/sessions and /resume in the interactive UI', () => {
     expect(other.code).not.toBe(0);
     expect(other.stderr).toContain('ASSISTANT_SESSION_IN_USE');
 
-    await type(`/resume ${first.slice(0, 8)}`);
+    await type(`/resume ${first.slice(0, 8)}`, 'Already in session');
     expect(screen()).toContain(`Already in session ${first.slice(0, 8)}.`);
-    await type('/resume ffffffff');
+    await type('/resume ffffffff', 'ASSISTANT_SESSION_NOT_FOUND');
     expect(screen()).toContain('ASSISTANT_SESSION_NOT_FOUND: no stored session starts with "ffffffff"');
     expect(app.runner.session.info.id).toBe(first);
   });

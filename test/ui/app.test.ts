@@ -1,18 +1,11 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createRunner, openSession, type ApprovalRequest } from '../../dist/core/index.js';
-import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+import { openSession, type ApprovalRequest } from '../../dist/core/index.js';
 import { INTERRUPT_MESSAGE } from '../../dist/plugins/ui-terminal/approval/prompt.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
-import { bootKernel, scriptedConfig } from './support.js';
+import { bootKernel, scriptedConfig, startAppOn } from './support.js';
 
 const env = isolatedEnv();
 const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
-/** Waits until the output holds `text` (the first diff loads jsdiff, which takes its time on a loaded machine). */
-async function until(screen: () => string, text: string) {
-  for (let i = 0; i < 250 && !screen().includes(text); i++) await tick(20);
-  return screen();
-}
 
 /** A started app on in-memory streams: keys go in as terminal bytes, frames come out as text. */
 async function startApp() {
@@ -20,24 +13,7 @@ async function startApp() {
   const kernel = await bootKernel(dir, env);
   const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
   kernel.session = session;
-  const input = new PassThrough();
-  const output = Object.assign(new PassThrough(), { columns: 80, rows: 24 });
-  let screen = '';
-  output.on('data', (d: Buffer) => (screen += d.toString()));
-  const app = new TerminalApp({
-    kernel,
-    session: { runner: createRunner(kernel, session) },
-    input: input as unknown as NodeJS.ReadStream,
-    output: output as unknown as NodeJS.WriteStream,
-    options: {},
-    env,
-  });
-  const done = app.start();
-  const press = async (bytes: string) => {
-    input.write(bytes);
-    await tick(50); // past the wait that tells a lone Esc from a sequence
-  };
-  return { app, kernel, input, dir, done, press, screen: () => screen };
+  return { ...startAppOn(kernel, session, env), kernel, dir };
 }
 
 const edit = (dir: string, file: string): ApprovalRequest => ({
@@ -47,14 +23,14 @@ const edit = (dir: string, file: string): ApprovalRequest => ({
 
 describe('the terminal app', () => {
   it('asks batches that arrive together one after the other', async () => {
-    const { app, dir, press, screen } = await startApp();
+    const { app, dir, press, screen, until } = await startApp();
     const first = app.approve([edit(dir, 'a.ts')]);
     const second = app.approve([edit(dir, 'b.ts')]);
-    expect(await until(screen, 'Allow Edit a.ts?')).toContain('Allow Edit a.ts?');
+    expect(await until('Allow Edit a.ts?')).toContain('Allow Edit a.ts?');
     expect(screen()).not.toContain('Allow Edit b.ts?');
     await press('1');
     expect(await first).toEqual([{ behavior: 'allow', scope: 'once' }]);
-    expect(await until(screen, 'Allow Edit b.ts?')).toContain('Allow Edit b.ts?');
+    expect(await until('Allow Edit b.ts?')).toContain('Allow Edit b.ts?');
     await press('n');
     await press('not that file');
     await press('\r');
@@ -63,10 +39,10 @@ describe('the terminal app', () => {
   });
 
   it('denies the open batch and every waiting one on Esc, without asking', async () => {
-    const { app, dir, press, screen } = await startApp();
+    const { app, dir, press, screen, until } = await startApp();
     const first = app.approve([edit(dir, 'a.ts'), edit(dir, 'a.ts')]);
     const second = app.approve([edit(dir, 'b.ts')]);
-    await tick(50);
+    await until('Allow Edit a.ts?');
     await press('\x1b');
     const denied = { behavior: 'deny', scope: 'once', message: INTERRUPT_MESSAGE };
     expect(await first).toEqual([denied, denied]);
@@ -75,9 +51,9 @@ describe('the terminal app', () => {
   });
 
   it('shows the diff from the file on disk before asking', async () => {
-    const { app, dir, press, screen } = await startApp();
+    const { app, dir, press, screen, until } = await startApp();
     const answer = app.approve([edit(dir, 'a.ts')]);
-    await until(screen, 'Allow Edit a.ts?');
+    await until('Allow Edit a.ts?');
     expect(screen()).toContain('◆ Edit a.ts');
     expect(screen()).toContain('1 - one');
     expect(screen()).toContain('1 + two');
@@ -86,7 +62,7 @@ describe('the terminal app', () => {
   });
 
   it('sends a message typed during the last reply as the next prompt, never drops it', async () => {
-    const { kernel, input, press, screen } = await startApp();
+    const { kernel, input, press, screen, until } = await startApp();
     let typed = false;
     const answers: string[] = [];
     kernel.hooks.event.tap('test-type', (event) => {
@@ -98,7 +74,7 @@ describe('the terminal app', () => {
     });
     await press('Please explain the project\r');
     for (let i = 0; i < 200 && answers.length < 2; i++) await tick(20);
-    await until(screen, '(queued)');
+    await until('(queued)');
     expect(typed).toBe(true);
     expect(screen()).toContain('› also the tests  (queued)');
     expect(answers[1]).toBe('You said: also the tests');

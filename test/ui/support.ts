@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
-import { createRunner, openSession, type Kernel } from '../../dist/core/index.js';
+import { createRunner, openSession, type Kernel, type SessionState } from '../../dist/core/index.js';
 import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
 
 /** The scripted provider and tool harness plugins the UI tests load, and the default script. */
@@ -47,4 +47,40 @@ export async function appFor(kernel: Kernel, env: NodeJS.ProcessEnv): Promise<Te
   });
   kernel.hooks.event.tap('test-forward', (event) => app.onEvent(event));
   return app;
+}
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts a TerminalApp for `session` on in-memory streams: `press` sends terminal bytes, `until`
+ * waits (up to 5 s: a loaded machine is slow) for text on the screen and returns the screen.
+ */
+export function startAppOn(kernel: Kernel, session: SessionState, env: NodeJS.ProcessEnv, size = { columns: 80, rows: 24 }) {
+  const input = new PassThrough();
+  const output = Object.assign(new PassThrough(), size);
+  let screen = '';
+  output.on('data', (d: Buffer) => (screen += d.toString()));
+  const app = new TerminalApp({
+    kernel,
+    session: { runner: createRunner(kernel, session) },
+    input: input as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    options: {},
+    env,
+  });
+  const done = app.start();
+  return {
+    app,
+    input,
+    done,
+    screen: () => screen,
+    async press(bytes: string) {
+      input.write(bytes);
+      await tick(50); // past the wait that tells a lone Esc from a sequence
+    },
+    async until(text: string) {
+      for (let i = 0; i < 250 && !screen.includes(text); i++) await tick(20);
+      return screen;
+    },
+  };
 }
