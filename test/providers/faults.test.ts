@@ -176,24 +176,23 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
         if (event.type === 'text_delta' && seen.filter((t) => t === 'text_delta').length === 3) controller.abort();
       }
     })();
-    const abortedAt = Date.now();
     const error = await run.then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'ASSISTANT_PROVIDER_ABORTED' });
+    // The caller got the error while the server was still streaming (100 chunks, 20 ms apart), and
+    // the server saw the client leave before it had sent them all.
+    expect(fake.requests[0]!.completed).toBe(false);
     await expect.poll(() => fake.requests[0]?.clientClosedEarly).toBe(true);
-    // 100 chunks at 20 ms would take 2 s; the server saw the client leave long before.
-    expect(fake.requests[0]!.closedAfterMs!).toBeLessThan(1000);
-    expect(Date.now() - abortedAt).toBeLessThan(1000);
   });
 
   it('aborting during a retry wait stops at once', async () => {
-    script([{ status: 429, retryAfterMs: 5000 }]);
+    // retry-after 40 s is honoured (up to 60 s): a wait the abort did not cut would outlast the test's timeout.
+    script([{ status: 429, retryAfterMs: 40_000 }]);
     const provider = await fakeProvider(fake, name);
     const controller = new AbortController();
-    const started = Date.now();
     setTimeout(() => controller.abort(), 100);
     const { error } = await streamError(provider.stream(ask('hi'), controller.signal));
     expect(error.code).toBe('ASSISTANT_PROVIDER_ABORTED');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('retries a failed non-streamed call too', async () => {
