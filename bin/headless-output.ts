@@ -61,7 +61,7 @@ export function streamJsonLine(event: OriginEvent, sessionId: string): Record<st
   }
 }
 
-/** Prints the run's output in the chosen format; notices go to stderr in text mode. */
+/** Prints the run's output in the chosen format; outside stream-json, warnings and refused tool calls go to stderr. */
 export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: string): { finish(result: AgentLoopResult): void; detach(): void } {
   let attached = true;
   // The ledger's totals so far: the run's own total (sub-agents and compaction included) is what it adds.
@@ -72,8 +72,13 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
     if (format === 'stream-json') {
       const line = streamJsonLine(event, sessionId);
       if (line) write(line);
-    } else if (event.type === 'notice' && event.level !== 'info' && !event.agentId) {
+    } else if (event.agentId) {
+      // A sub-agent's notices and refusals reach the user through its report.
+    } else if (event.type === 'notice' && event.level !== 'info') {
       process.stderr.write(`${event.level}: ${event.message}\n`);
+    } else if (event.type === 'permission' && event.decision.behavior === 'deny') {
+      // The answer on stdout may not say a call was refused; the user should know it was.
+      process.stderr.write(`denied: ${event.request.tool}: ${event.decision.reason}\n`);
     }
   });
   return {

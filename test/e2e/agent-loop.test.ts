@@ -96,6 +96,8 @@ describe('assistant -p: the agent loop', () => {
     const r = await runHeadless(fake, dir, ['fix the failing test']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I was not allowed to edit src/sum.js.\n');
+    // The user is told on stderr, whatever the answer says.
+    expect(r.stderr).toBe('denied: Edit: Edit needs approval (Edit changes src/sum.js) and no one can approve in headless mode; allow it with a rule in permissions.allow or a --permission-mode, or do the task another way\n');
     expect(readFileSync(join(dir, 'src/sum.js'), 'utf8')).toContain('a - b');
     const seen = requestText(fake.requests[1]!);
     expect(seen).toMatch(/no one can approve in headless mode/);

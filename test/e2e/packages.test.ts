@@ -150,7 +150,11 @@ describe('the packed package', () => {
     fake.reset();
     const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
     const result = await runCli(['-p', 'Which build is deployed?', '--permission-mode', 'acceptEdits'], { cwd: project, env, bin: cli, timeoutMs: 60_000 });
-    expect(result.stderr).toBe('');
+    // The two refusals (the policy plugin's and the tool's own host rule), and nothing else.
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^denied: Write: migrations\/001_init\.sql is under migrations\//),
+      expect.stringMatching(/^denied: Http: localhost:\d+ is not in http\.allowHosts/),
+    ]);
     expect(result).toMatchObject({ code: 0, stdout: 'Build 1234 is deployed; the migration is untouched.\n' });
     expect(fake.requests.map((r) => r.turn)).toEqual(['fetch', 'edit migration', 'other host', 'done']);
     expect(apiHits).toEqual(['/status']);
