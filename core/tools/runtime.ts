@@ -78,7 +78,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     try {
       release = await locks.acquire(lockSet, batch.signal);
     } catch {
-      return finishEarly(call, errorResult('ASSISTANT_TOOL_ABORTED', `${call.name} was cancelled before it started.`), batch);
+      return finishEarly(call, errorResult('ASSISTANT_TOOL_ABORTED', `${call.name} was cancelled before it started.`), batch, summarize(admitted));
     }
     const started = performance.now();
     emit({ type: 'tool_start', call, summary: summarize(admitted), ...origin });
@@ -131,10 +131,11 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
     return part;
   }
 
-  function finishEarly(call: ToolCallPart, result: ToolResult, batch: ToolBatchContext): ToolResultPart {
+  /** Ends a call that never ran; `summary` is its key argument when the input was valid (a denied or cancelled call). */
+  function finishEarly(call: ToolCallPart, result: ToolResult, batch: ToolBatchContext, summary = ''): ToolResultPart {
     const origin = originOf(batch);
     const part = toResultPart(call.id, result);
-    emit({ type: 'tool_start', call, summary: '', ...origin });
+    emit({ type: 'tool_start', call, summary, ...origin });
     emit({ type: 'tool_end', call, result: part, durationMs: 0, ...metadataOf(part), ...origin });
     return part;
   }
@@ -190,7 +191,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
       emit({ type: 'permission', request, decision, ...originOf(batch) });
       if (decision.behavior === 'allow') ready.push({ admitted: admission.admitted, settle });
       else if (decision.behavior === 'ask') asks.push({ admitted: admission.admitted, settle, approval: { request, decision } });
-      else settle(Promise.resolve(finishEarly(call, denial(call.name, decision.reason), batch)));
+      else settle(Promise.resolve(finishEarly(call, denial(call.name, decision.reason), batch, summarize(admission.admitted))));
     }
     const answers = await resolveApprovals(
       hooks,
@@ -202,7 +203,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
       const reason = answer.message ?? (answer.behavior === 'allow' ? 'approved by the user' : 'the user declined');
       emit({ type: 'permission', request: ask.approval.request, decision: { behavior: answer.behavior, reason, layer: 'approval' }, ...originOf(batch) });
       if (answer.behavior === 'allow') ready.push(ask);
-      else ask.settle(Promise.resolve(finishEarly(ask.admitted.call, denial(ask.admitted.call.name, reason), batch)));
+      else ask.settle(Promise.resolve(finishEarly(ask.admitted.call, denial(ask.admitted.call.name, reason), batch, summarize(ask.admitted))));
     });
 
     // Into the lock table in call order, so conflicting calls keep their order.

@@ -11,7 +11,12 @@ type Meta = { start: number; end: number; met: boolean | null; state: Record<str
 /** Probe tools: `ProbeRead` reads `input.path`, `ProbeWrite` writes it, `ProbeSlow` has a short timeout. */
 const probes = inline('test-probes', (kernel) => {
   const schema = { type: 'object', properties: { kind: { type: 'string' }, ms: { type: 'integer' }, path: { type: 'string' }, dir: { type: 'string' }, count: { type: 'integer' } }, required: ['kind'] };
-  const base = { inputSchema: schema, module: PROBE, risk: { category: 'read' as const, paths: (i: Record<string, unknown>) => [String(i.path ?? '.')] } };
+  const base = {
+    inputSchema: schema,
+    module: PROBE,
+    risk: { category: 'read' as const, paths: (i: Record<string, unknown>) => [String(i.path ?? '.')] },
+    summarize: (i: Record<string, unknown>) => `${i.kind}`,
+  };
   kernel.tools.register({ ...base, name: 'ProbeRead', description: 'reads', access: 'read' });
   kernel.tools.register({ ...base, name: 'ProbeWrite', description: 'writes', access: 'write' });
   kernel.tools.register({ ...base, name: 'ProbeSlow', description: 'times out', access: 'read', timeoutMs: 300 });
@@ -119,6 +124,9 @@ describe('tool pipeline', () => {
     expect(results[3]!.isError).toBeUndefined();
     const permissionEvents = events.filter((e) => e.type === 'permission');
     expect(permissionEvents.length).toBe(6);
+    // Refused calls are shown (and audited) with their key argument, like the calls that ran.
+    const starts = new Map(events.flatMap((e) => (e.type === 'tool_start' ? [[e.call.id, e.summary] as const] : [])));
+    expect(results.map((r) => starts.get(r.toolCallId))).toEqual(['deny', 'ask', 'ask', 'echo']);
     expect(permissionEvents.every((e) => e.agentId === 'agent-7' && e.sessionId === 'session-1')).toBe(true);
     await interactive.shutdown();
 

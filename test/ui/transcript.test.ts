@@ -65,6 +65,18 @@ describe('transcript', () => {
     expect(committed).toEqual(['● Bash rm -rf / (denied: catastrophic command)']);
   });
 
+  it('keeps a call on one line when the reason for its refusal is long: the reason gives way first', () => {
+    const { t, committed } = transcript(70);
+    const c = call('8', 'Bash', { command: 'node -e "console.log(1)"' });
+    const reason = 'The user interrupted and denied this call. Stop and wait for their next instruction.';
+    t.handle({ type: 'permission', request: { tool: 'Bash', input: c.input, category: 'execute', paths: [], projectRoot: '/p', cwd: '/p', mode: 'default', headless: false, callId: '8' }, decision: { behavior: 'deny', reason, layer: 'approval' } });
+    t.handle({ type: 'tool_start', call: c, summary: 'node -e "console.log(1)"' });
+    t.handle({ type: 'tool_end', call: c, result: { type: 'tool_result', toolCallId: '8', content: [{ type: 'text', text: reason }], isError: true }, durationMs: 0 });
+    expect(committed).toHaveLength(1);
+    expect(committed[0]).toMatch(/^● Bash node -e "console\.log\(1\)" \(denied: The user interrupted .*…\)$/);
+    expect(visibleWidth(committed[0]!)).toBeLessThanOrEqual(70);
+  });
+
   it('folds thinking to one line, streams text as Markdown, and keeps usage per model', () => {
     const { t, committed } = transcript();
     const model = (event: Extract<OriginEvent, { type: 'model' }>['event']): OriginEvent => ({ type: 'model', event });

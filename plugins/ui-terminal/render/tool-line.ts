@@ -82,10 +82,14 @@ export function toolLines(record: ToolRecord, style: Style, width: number): stri
   const bullet = failed ? style.red('●') : style.green('●');
   const indent = nestIndent(record.depth);
   const what = `${style.bold(record.call.name)}${record.summary ? ' ' + sanitize(record.summary).split('\n')[0] : ''}`;
+  const call = `${indent}${bullet} ${what}`;
   const result = outcome(record);
   const took = record.durationMs !== undefined && record.durationMs >= 1000 ? ` · ${(record.durationMs / 1000).toFixed(1)}s` : '';
-  const tail = result.startsWith('→') ? ` ${result}${took}` : result ? ` (${result}${took})` : took;
-  const head = truncate(`${indent}${bullet} ${what}`, Math.max(10, width - visibleWidth(tail)));
+  // One line: a long outcome (a refusal's reason) gives way before the call's own half of the width.
+  const room = Math.max(8, width - Math.min(visibleWidth(call), Math.floor(width / 2)) - visibleWidth(` ()${took}`));
+  const brief = truncate(sanitize(result).split('\n')[0]!, room);
+  const tail = brief.startsWith('→') ? ` ${brief}${took}` : brief ? ` (${brief}${took})` : took;
+  const head = truncate(call, Math.max(10, width - visibleWidth(tail)));
   const lines = [head + (failed ? style.red(tail) : style.gray(tail))];
   const showPreview = record.note === undefined && (failed ? !record.denied : record.category === 'execute' || record.category === 'network' || record.category === 'other');
   if (!showPreview) return lines;
