@@ -5,6 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
 import { ConfigError } from '../core/errors.js';
+import { PROJECT_CONFIG_FILES } from '../core/control-files.js';
 import { userDirs } from '../core/util/paths.js';
 import { resolveModule } from '../core/util/resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../core/util/json-validate.js';
@@ -14,19 +15,7 @@ import { coreConfigSchema } from './schema.js';
 import { defaultLayer } from './defaults.js';
 
 /** File names searched in each directory, first match wins. */
-export const SEARCH_PLACES = [
-  'package.json',
-  '.assistantrc',
-  '.assistantrc.json',
-  '.assistantrc.yaml',
-  '.assistantrc.yml',
-  '.assistantrc.js',
-  '.assistantrc.mjs',
-  '.assistantrc.cjs',
-  'assistant.config.js',
-  'assistant.config.mjs',
-  'assistant.config.cjs',
-];
+export const SEARCH_PLACES = PROJECT_CONFIG_FILES;
 
 /** File names of the user's global config in its directory. */
 export const USER_CONFIG_PLACES = ['config.json', 'config.yaml', 'config.yml', 'config.js', 'config.mjs', 'config.cjs', '.assistantrc'];

@@ -15,6 +15,7 @@ export {
   type SessionOpenInfo,
 } from './hooks.js';
 export type { Kernel, Plugin, PluginContext, LoadedPlugin } from './kernel-types.js';
+export { PROJECT_CONFIG_FILES, createControlFiles, type ControlFile, type ControlFiles, type ControlPath } from './control-files.js';
 export { KERNEL_API_VERSION } from './version.js';
 export {
   AssistantError,

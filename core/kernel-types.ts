@@ -10,6 +10,7 @@ import type { SessionState } from './session.js';
 import type { ContextLedger } from './context/ledger.js';
 import type { SessionStore } from './types/session.js';
 import type { MetricsRegistry } from './metrics.js';
+import type { ControlFiles } from './control-files.js';
 
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
@@ -55,6 +56,8 @@ export interface Kernel {
   session: SessionState | undefined;
   /** Counters and histograms of this run (plugins record; `/stats` and exporters read). */
   readonly metrics: MetricsRegistry;
+  /** Files that steer the agent (config, settings, `.mcp.json`, git hooks): the sandbox keeps them read-only, the policy asks before edits. */
+  readonly controlFiles: ControlFiles;
   /** Logger for the kernel; plugins get their own via `apply`'s context. */
   readonly logger: Logger;
   /**

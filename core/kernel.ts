@@ -7,6 +7,7 @@ import { createToolRegistry } from './tools/registry.js';
 import { createToolRuntime, type ToolRuntimeOptions } from './tools/runtime.js';
 import { createCommandRegistry } from './commands.js';
 import { createMetricsRegistry } from './metrics.js';
+import { createControlFiles } from './control-files.js';
 import { bridgeStore, selectStore, selectedStoreName } from './session-store.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './util/close-matches.js';
@@ -128,6 +129,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     logger,
     session: undefined,
     metrics: createMetricsRegistry(),
+    controlFiles: createControlFiles(),
     runToolCalls: (calls, context) => runtime.run(calls, context),
     provider() {
       provider ??= selectProvider(hooks, config, providerNames);

@@ -1,6 +1,6 @@
 import { definePlugin, type OriginEvent, type UserMessage } from '../../core/index.js';
 import { mcpCommand } from './cli.js';
-import { listServers } from './config.js';
+import { listServers, MCP_JSON } from './config.js';
 import { McpManager } from './manager.js';
 import { attachResources } from './mentions.js';
 import { serversSchema, type ServerConfig } from './schema.js';
@@ -23,6 +23,8 @@ export default definePlugin<Record<string, ServerConfig>>({
   configKey: 'mcpServers',
   optionsSchema: serversSchema,
   apply(kernel, options, { logger }) {
+    // Its servers' commands run at the next start: rewriting it runs code outside any sandbox.
+    kernel.controlFiles.declare({ path: MCP_JSON, why: 'MCP servers the agent starts (.mcp.json)', declaredBy: 'mcp' });
     let manager: McpManager | undefined;
     const servers = () => listServers(kernel, options);
     const emit = (event: OriginEvent) => {

@@ -39,6 +39,8 @@ export default definePlugin<Options>({
   },
   apply(kernel, options) {
     const names = options.fileNames ?? ['ASSISTANT.md', 'AGENTS.md', 'CLAUDE.md'];
+    // Standing instructions: a command that rewrites one steers every later session.
+    for (const name of names) kernel.controlFiles.declare({ path: name, why: 'a memory file (standing instructions to the agent)', searched: true, declaredBy: 'memory-files' });
     const maxTokens = options.maxTokens ?? 10000;
     let loaded: Promise<{ files: MemoryFile[]; warnings: string[]; section?: SystemSection }> | undefined;
     // Directories whose memory files are already in context, per conversation.
