@@ -4,6 +4,7 @@ import {
   decidePermission,
   formatError,
   permissionRequestFor,
+  schemaProblems,
   type CliCommand,
   type Kernel,
   type PermissionDecision,
@@ -31,7 +32,7 @@ function modeOf(value: unknown, fallback: PermissionMode): PermissionMode {
   return value as PermissionMode;
 }
 
-/** Judges one call exactly as the tool pipeline does: the tool's definition → permissionRequestFor → decidePermission. */
+/** Judges one call exactly as the tool pipeline does: the tool's definition → input schema → permissionRequestFor → decidePermission. */
 async function judge(kernel: Kernel, tool: unknown, input: unknown, mode: PermissionMode, headless: boolean, callId: string): Promise<PermissionDecision> {
   if (typeof tool !== 'string' || !tool) throw usage('a request needs "tool": the name of a tool');
   const definition = kernel.tools.get(tool);
@@ -40,7 +41,11 @@ async function judge(kernel: Kernel, tool: unknown, input: unknown, mode: Permis
     throw usage(`no tool named "${tool}" is registered${known.length ? ` (tools: ${known.join(', ')})` : ' (no tools are loaded)'}`);
   }
   if (!input || typeof input !== 'object' || Array.isArray(input)) throw usage('"input" must be a JSON object, e.g. {"command": "npm test"}');
-  const call = { type: 'tool_call' as const, id: callId, name: tool, input: input as Record<string, unknown> };
+  // The pipeline validates input before any policy sees it: input it would refuse is judged refused here too.
+  const checked = structuredClone(input) as Record<string, unknown>;
+  const problems = schemaProblems(definition.inputSchema, checked);
+  if (problems.length) return { behavior: 'deny', layer: 'validate', reason: `invalid input for ${tool}, which the pipeline refuses before it runs: ${problems.join('; ')}` };
+  const call = { type: 'tool_call' as const, id: callId, name: tool, input: checked };
   let request;
   try {
     request = permissionRequestFor(definition, call, { projectRoot: kernel.projectRoot, cwd: kernel.cwd, mode, headless });

@@ -26,9 +26,9 @@ describe('assistant permissions check', () => {
   });
 
   it('uses the configured mode unless --mode is given', async () => {
-    const configured = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts"}']);
+    const configured = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts","old_string":"a","new_string":"b"}']);
     expect(configured.stdout).toMatch(/^allow {2}\[mode\] {2}acceptEdits mode/);
-    const plan = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts"}', '--mode', 'plan']);
+    const plan = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts","old_string":"a","new_string":"b"}', '--mode', 'plan']);
     expect(plan.stdout).toMatch(/^deny {2}\[mode\] {2}plan mode is read-only/);
   });
 
@@ -41,6 +41,16 @@ describe('assistant permissions check', () => {
     const strict = policyFixture({ permissions: { mode: 'plan', deny: ['TodoWrite'] } });
     const denied = await runCli(['permissions', 'check', ...todo], { cwd: strict.root, env: strict.env });
     expect(denied.stdout).toMatch(/^deny {2}\[rules\]/);
+  });
+
+  it('judges input the pipeline would refuse as refused: the schema is checked before any policy', async () => {
+    const grep = await check(['--tool', 'Grep', '--input', '{"pattern":5}', '--json']);
+    expect(JSON.parse(grep.stdout)).toMatchObject({ behavior: 'deny', layer: 'validate' });
+    expect(JSON.parse(grep.stdout).reason).toMatch(/pattern/);
+    const extra = await check(['--tool', 'Bash', '--input', '{"command":"ls","no_such_field":true}', '--json']);
+    expect(JSON.parse(extra.stdout)).toMatchObject({ behavior: 'deny', layer: 'validate' });
+    const partial = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts"}', '--json']);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ behavior: 'deny', layer: 'validate' });
   });
 
   it('prints JSON with --json and shows the headless outcome with --headless', async () => {
@@ -81,7 +91,7 @@ describe('assistant permissions check', () => {
       JSON.stringify({ tool: 'Bash', input: { command: 'ls' } }),
       '',
       'not json',
-      JSON.stringify({ tool: 'Edit', input: { file_path: 'src/a.ts' }, mode: 'plan' }),
+      JSON.stringify({ tool: 'Edit', input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }, mode: 'plan' }),
       JSON.stringify({ tool: 'Nope', input: {} }),
       JSON.stringify({ tool: 'Bash', input: { command: 'npm run build' } }),
     ];
