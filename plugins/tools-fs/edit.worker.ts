@@ -35,8 +35,8 @@ function editFile(task: WorkerTask, filePath: unknown, edits: TextEdit[], label:
       before = decoded.text;
       text = before;
       for (let i = 0; i < edits.length; i++) {
-        const result = before === '' && edits[i]!.old_string === '' ? { text: edits[i]!.new_string, replacements: 1 } : applyEdit(text, edits[i]!);
-        if ('error' in result) return errorResult('ASSISTANT_TOOL_FAILED', `${label(i)}${result.error} ${shown} was not changed.`);
+        const result = before === '' && edits[i]!.old_string === '' ? { text: edits[i]!.new_string, replacements: 1 } : applyEdit(text, edits[i]!, maxWriteBytes(task.options));
+        if ('error' in result) return errorResult(result.tooLarge ? 'ASSISTANT_TOOL_INPUT_TOO_LARGE' : 'ASSISTANT_TOOL_FAILED', `${label(i)}${result.error} ${shown} was not changed.`);
         text = result.text;
         replacements += result.replacements;
       }

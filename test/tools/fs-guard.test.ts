@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,14 @@ describe('size limits', () => {
     expect(edit.metadata?.code).toBe('ASSISTANT_TOOL_INPUT_TOO_LARGE');
     const multi = await runOne(kernel(), 'MultiEdit', { file_path: 'edit-me.txt', edits: [{ old_string: 'hello', new_string: 'z'.repeat(3000) }, { old_string: 'z', new_string: 'w'.repeat(3000) }] });
     expect(multi.metadata?.code).toBe('ASSISTANT_TOOL_INPUT_TOO_LARGE');
+  });
+
+  it('refuses a replace_all that would grow the file past the cap, without building it', async () => {
+    writeFileSync(join(root, 'grow.txt'), 'a '.repeat(1000));
+    await runOne(kernel(), 'Read', { file_path: 'grow.txt' });
+    const result = await runOne(kernel(), 'Edit', { file_path: 'grow.txt', old_string: 'a', new_string: 'bbbbbbbbbb', replace_all: true });
+    expect(result.metadata?.code).toBe('ASSISTANT_TOOL_INPUT_TOO_LARGE');
+    expect(readFileSync(join(root, 'grow.txt'), 'utf8')).toBe('a '.repeat(1000));
   });
 
   it('answers an over-long pattern with an input error, not a crash', async () => {
