@@ -29,6 +29,8 @@ const SECRET_TAILS = [
   ['.kube', 'config'], ['gh', 'hosts.yml'], ['gcloud', 'credentials.db'], ['gcloud', 'access_tokens.db'], ['composer', 'auth.json'],
   ['.config', 'hub'], ['.cargo', 'credentials'],
 ];
+/** Files of a process under /proc that expose its environment (API keys) or memory. */
+const PROCESS_SECRETS = new Set(['environ', 'mem', 'auxv']);
 /** Names of keys, credentials and files that embed them (terraform state holds every resource's secrets in clear). */
 const SECRET_BASENAME = new RegExp(
   [
@@ -72,6 +74,9 @@ export function createSecretMatcher(options: SecretOptions): (path: string) => s
     if (dir) return `${dir}/ holds keys and credentials`;
     if (base.startsWith('.env')) return `${base} holds environment secrets`;
     if (SECRET_NAMES.has(base)) return `${base} holds credentials`;
+    // Every git config (submodules' and worktrees' too) can hold a remote URL with a token.
+    if ((base === 'config' || base === 'config.worktree') && segments.slice(0, -1).includes('.git')) return 'a git config can hold credentials';
+    if (segments[0] === 'proc' && PROCESS_SECRETS.has(base)) return `/proc/…/${base} holds a process's environment or memory (API keys)`;
     for (const tail of SECRET_TAILS)
       if (segments.length >= tail.length && tail.every((part, i) => segments[segments.length - tail.length + i] === part)) return `${tail.join('/')} can hold credentials`;
     if (SECRET_BASENAME.test(base) && !CODE_FILE.test(base)) return `${base} looks like a key, credentials or state file`;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import { globReach } from './patterns.js';
 import { INPUT_LIMITS } from './limits.js';
 import { resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
@@ -44,14 +43,20 @@ function globReads(input: Input, context: LockContext): LockSet {
   return reads('path')(input, context);
 }
 
-/** Every path a search reaches: its folder, and the prefix of a pattern that climbs out of it (absolute, `..`, `~`). */
+/**
+ * Every path a search reaches: its folder, and the fixed prefix of each pattern that selects files
+ * (Glob's pattern, Grep's include globs): `src/**` reaches src, `../../**` and `/etc/*` reach out,
+ * `~/.ssh/*` the home folder. Excludes (`!x`) reach nothing.
+ */
 const searchPaths = (patternField: string, split: boolean) => (input: Input) => {
   const folder = input.path ?? '.';
   const paths = [folder as string];
-  const patterns = typeof input[patternField] === 'string' ? (split ? (input[patternField] as string).split(/\s+/).filter(Boolean) : [input[patternField] as string]) : [];
+  const value = input[patternField];
+  const patterns = typeof value === 'string' ? (split ? value.split(/\s+/).filter(Boolean) : [value]) : [];
   for (const pattern of patterns) {
+    if (pattern.startsWith('!')) continue;
     const reach = globReach(pattern, typeof folder === 'string' ? folder : '.');
-    if (reach && (reach.startsWith('~') || isAbsolute(reach) || reach.split(/[\\/]/).includes('..'))) paths.push(reach);
+    if (reach) paths.push(reach);
   }
   return paths;
 };

@@ -28,6 +28,8 @@ const cases: Case[] = [
   { name: 'Glob of an absolute folder outside', request: (f) => ({ tool: 'Glob', input: { pattern: `${f.outside}/**/*.txt` } }), expect: ask(/outside the project/) },
   { name: 'Glob .. below a folder', request: () => ({ tool: 'Glob', input: { pattern: '../**', path: 'src' } }), expect: allow() },
   { name: 'Glob .. out of a folder', request: () => ({ tool: 'Glob', input: { pattern: '../../*', path: 'src' } }), expect: ask(/outside the project/) },
+  { name: 'Glob through a symlink out by its prefix', request: () => ({ tool: 'Glob', input: { pattern: 'link-out/**' } }), expect: ask(/outside the project/) },
+  { name: 'Glob of a secret folder by its prefix', request: () => ({ tool: 'Glob', input: { pattern: 'link-ssh/*' } }), expect: deny('guard', /\.ssh/) },
   { name: 'Glob inside the project', request: () => ({ tool: 'Glob', input: { pattern: 'src/**/*.ts' } }), expect: allow() },
   { name: 'Glob of a secret named without wildcards', request: (f) => ({ tool: 'Glob', input: { pattern: `${f.home}/.aws/credentials` } }), expect: deny('guard') },
   // Grep's glob too.
@@ -51,6 +53,8 @@ const cases: Case[] = [
   { name: 'Edit a name with a C1 control', request: () => ({ tool: 'Edit', input: { file_path: 'src/a\u009bb.ts', old_string: 'a', new_string: 'b' }, mode: 'acceptEdits' }), expect: ask(/\\u\{009b\}/, 'paths') },
   { name: 'Read a name with a left-to-right mark', request: read('src/a\u200Eb.ts'), expect: ask(/\\u\{200e\}/, 'paths') },
   // State and secret-bearing files.
+  { name: 'read the environment of a process', request: read('/proc/self/environ', 'bypass'), expect: deny('guard', /environment/) },
+  { name: 'read a submodule git config', request: read('.git/modules/lib/config'), expect: deny('guard', /git config/) },
   ...['infra/terraform.tfstate', 'infra/terraform.tfstate.backup', 'infra/prod.tfvars', 'infra/prod.auto.tfvars.json', 'infra/.terraform/providers/x', '.envrc', 'vault.kdbx', 'AuthKey_ABC123.p8', 'keys/service-account.json', 'deploy/my-project-firebase-adminsdk-x1.json', 'kubeconfig', 'clusters/prod.kubeconfig', '.vault-token', 'certs/site.keytab', '.terraformrc', '.pgpass'].map(
     (path): Case => ({ name: `read secret ${path}`, request: read(path), expect: deny('guard', /secret|credentials|keys|state/) }),
   ),
