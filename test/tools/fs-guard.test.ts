@@ -207,4 +207,29 @@ describe('race-free writes', () => {
       await k.shutdown();
     }
   }, 120_000);
+
+  it('never returns what is behind the swapped-in symlink to Read or Grep', async () => {
+    const project = makeProject({ 'sub/data.txt': 'INSIDE\n' });
+    const away = tempDir('assistant-away-');
+    writeFileSync(join(away, 'data.txt'), 'AWAY_TOKEN\n');
+    const swapper = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/swap-dir.mjs', import.meta.url)), project, away], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
+    const { kernel: k } = await kernelFor(project, [allowAll], { config: { plugins: [['tools-fs', { grepBackend: 'scanner' }]] } });
+    try {
+      await started;
+      const results = [];
+      for (let batch = 0; batch < 5; batch++)
+        results.push(
+          ...(await runCalls(k, [
+            ...Array.from({ length: 5 }, () => call('Read', { file_path: 'sub/data.txt' })),
+            ...Array.from({ length: 5 }, (_, i) => call('Grep', { pattern: 'TOKEN|INSIDE', output_mode: 'content', path: i % 2 ? 'sub' : '.' })),
+          ])),
+        );
+      swapper.kill('SIGKILL');
+      for (const r of results) expect(text(r)).not.toContain('AWAY_TOKEN');
+    } finally {
+      swapper.kill('SIGKILL');
+      await k.shutdown();
+    }
+  }, 120_000);
 });
