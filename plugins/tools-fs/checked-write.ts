@@ -140,6 +140,8 @@ export function writeChecked(
   const made = makeFolders(dir, shown, boundary);
   if (made) return refusedResult(made, 'written');
   const folder = openDirChecked(dir, shown, boundary);
+  if (isRefusal(folder) && folder.kind === 'missing')
+    return errorResult('ASSISTANT_TOOL_FAILED', `The folder of ${shown} disappeared while writing (moved or deleted by another process); nothing was written.`);
   if (isRefusal(folder)) return refusedResult(folder, 'written');
   const at = (name: string) => (HAS_PROC_FD ? `/proc/self/fd/${folder.fd}/${name}` : join(folder.real, name));
   const stillThere = () => {

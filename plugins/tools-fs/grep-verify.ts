@@ -6,6 +6,8 @@ import type { GrepFile } from './grep-query.js';
 
 /** Hit files past this size are shown by name and count only: their lines are not re-read. */
 const MAX_VERIFY_BYTES = 64 * 1024 * 1024;
+/** How much of a file is sniffed for credentials when its lines are not shown. */
+const SNIFF_BYTES = 64 * 1024;
 
 function readAll(fd: number, size: number): Buffer {
   const bytes = Buffer.alloc(size);
@@ -39,7 +41,8 @@ export function verifyHits(found: GrepFile[], boundary: Boundary, projectRoot: s
         kept.push({ ...file, lines: [] });
         continue;
       }
-      const bytes = readAll(opened.fd, opened.stats.size);
+      // Names and counts need only the file's head sniffed for a key; shown lines need it whole.
+      const bytes = readAll(opened.fd, withContent ? opened.stats.size : Math.min(opened.stats.size, SNIFF_BYTES));
       const text = hasBom(bytes) ? decodeText(bytes).text : bytes.toString('utf8');
       if (secretContent(text)) {
         withheld.add('secret');
