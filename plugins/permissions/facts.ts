@@ -94,6 +94,8 @@ function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: s
   fact.absolute = located.absolute;
   fact.real = located.real;
   if (isSymlinkLoop(located.absolute)) fact.loop = true;
+  if (!fact.concern && hasDeceptiveChars(located.real))
+    fact.concern = `${escapeDeceptive(raw)} leads to ${escapeDeceptive(located.real)}, whose name holds control or bidirectional-text characters`;
   // A hard link may be a file from anywhere (~/.ssh/id_rsa linked in): it is not proven inside.
   const links = hasGlob(raw) && glob ? 1 : hardLinks(located.real);
   if (links > 1) fact.concern = `${escapeDeceptive(raw)} has ${links} hard links, so it may be a file from outside the project`;

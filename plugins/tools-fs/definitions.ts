@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { globReach } from './patterns.js';
 import { INPUT_LIMITS } from './limits.js';
-import { resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
+import { escapeDeceptive, resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
 
 type Input = Record<string, unknown>;
 
@@ -33,7 +33,8 @@ const pathsOf = (field: string, fallback?: string) => (input: Input) => {
   const value = input[field] ?? fallback;
   return value === undefined ? [] : [value as string];
 };
-const text = (field: string) => (input: Input) => String(input[field] ?? '');
+/** The call's key argument for the UI line and the approval, control and bidi characters escaped so it reads as it is. */
+const text = (field: string) => (input: Input) => escapeDeceptive(String(input[field] ?? ''));
 
 /** Glob reads the folder its pattern is anchored in (an absolute pattern names its own). */
 function globReads(input: Input, context: LockContext): LockSet {

@@ -51,6 +51,7 @@ const cases: Case[] = [
   { name: 'Read a name with a right-to-left override', request: read('src/invoice\u202Etxt.exe'), expect: ask(/invoice\\u\{202e\}txt\.exe.*bidirectional/, 'paths') },
   { name: 'Write a name with a bidi isolate', request: () => ({ tool: 'Write', input: { file_path: 'src/a\u2066b.ts', content: 'x' }, mode: 'acceptEdits' }), expect: ask(/\\u\{2066\}/, 'paths') },
   { name: 'Edit a name with a C1 control', request: () => ({ tool: 'Edit', input: { file_path: 'src/a\u009bb.ts', old_string: 'a', new_string: 'b' }, mode: 'acceptEdits' }), expect: ask(/\\u\{009b\}/, 'paths') },
+  { name: 'Read a plain name that links to a deceptive one', request: read('src/plain-link.txt'), expect: ask(/\\u\{202e\}/, 'paths') },
   { name: 'Read a name with a left-to-right mark', request: read('src/a\u200Eb.ts'), expect: ask(/\\u\{200e\}/, 'paths') },
   // State and secret-bearing files.
   { name: 'read the environment of a process', request: read('/proc/self/environ', 'bypass'), expect: deny('guard', /environment/) },
@@ -74,6 +75,8 @@ describe('file-tool paths through permissions check', () => {
     symlinkSync(join(fixture.root, 'loop-b'), join(fixture.root, 'loop-a'));
     symlinkSync(join(fixture.root, 'loop-a'), join(fixture.root, 'loop-b'));
     mkdirSync(join(fixture.root, 'infra', '.terraform', 'providers'), { recursive: true });
+    writeFileSync(join(fixture.root, 'src', 'evil\u202Etxt.sh'), 'x\n');
+    symlinkSync(join(fixture.root, 'src', 'evil\u202Etxt.sh'), join(fixture.root, 'src', 'plain-link.txt'));
     results = await checkBatch(fixture, cases.map((c) => c.request(fixture)));
   }, 180_000);
 

@@ -109,6 +109,18 @@ describe('Glob', () => {
 });
 
 describe('names with control or bidi characters', () => {
+  it('are escaped in the call summary the UI and the approval show', async () => {
+    const dir = makeProject({});
+    const { kernel: k, events } = await kernelFor(dir);
+    try {
+      await runOne(k, 'Read', { file_path: 'report\u202Efdp.exe' });
+      const start = events.find((e) => e.type === 'tool_start') as { summary?: string } | undefined;
+      expect(start?.summary).toBe('report\\u{202e}fdp.exe');
+    } finally {
+      await k.shutdown();
+    }
+  });
+
   it('are shown escaped by Glob, LS and Grep', async () => {
     const dir = makeProject({});
     writeFileSync(join(dir, 'invoice\u202Etxt.exe'), 'NEEDLE\n');
