@@ -88,8 +88,13 @@ export function refuseOpened(real: string | undefined, shown: string, boundary: 
   if (real === undefined) return { kind: 'outside', reason: `where ${shown} really is could not be verified` };
   const secret = boundary.isSecret(real);
   if (secret) return { kind: 'secret', reason: `${shown} is a secret file (${secret})` };
-  if (!isInside(real, boundary.root))
-    return { kind: 'outside', reason: `${shown} resolves to ${real}, outside ${boundary.root === boundary.projectRoot ? 'the project' : boundary.root}` };
+  if (!isInside(real, boundary.root)) {
+    // Named inside the project but really elsewhere (a symlink, maybe swapped in after the check):
+    // only the real path, which the policy judges as outside and asks about, may reach it.
+    if (boundary.root === boundary.projectRoot)
+      return { kind: 'outside', reason: `${shown} resolves to ${real}, outside the project (to use it, name ${real} itself: the user will be asked)` };
+    return { kind: 'outside', reason: `${shown} resolves to ${real}, not to the path that was approved` };
+  }
   return undefined;
 }
 
