@@ -89,6 +89,10 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   const boundary = boundaryFor(input.path, query.root, task);
   const checkedRoot = EntryGuard.root(query.root, escapeDeceptive(displayPath(query.root, task.projectRoot)), boundary);
   if (isRefusal(checkedRoot)) return refusedResult(checkedRoot, 'searched');
+  // A pipe or device named as the path would block ripgrep until the time limit (or never end).
+  const kind = statOrUndefined(checkedRoot.real);
+  if (kind && !kind.isFile() && !kind.isDirectory())
+    return errorResult('ASSISTANT_TOOL_FAILED', `${escapeDeceptive(displayPath(query.root, task.projectRoot))} is not a regular file or a folder (a device, pipe or socket); Grep searches files.`);
   const useRipgrep = task.options.backend === 'ripgrep' || (task.options.backend !== 'scanner' && ripgrepAvailable());
   let found: GrepFile[];
   try {

@@ -71,6 +71,14 @@ describe.each(BACKENDS)('Grep (%s) withholds secrets, hard links and files outsi
     expect(text(result)).toMatch(/1 file withheld: 1 secret/);
   });
 
+  it('refuses a pipe named as its path instead of blocking on it', async () => {
+    const fifo = join(root, `pipe-${backend}`);
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return console.warn('mkfifo is not available: the pipe case is skipped');
+    const result = await runOne(kernels.get(backend)!, 'Grep', { pattern: 'x', path: `pipe-${backend}` });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/not a regular file or a folder/);
+  });
+
   it('refuses a hard-linked file named as its path, and a glob that climbs out', async () => {
     const linked = await runOne(kernels.get(backend)!, 'Grep', { pattern: 'TOKEN', path: 'src/linked.txt', output_mode: 'content' });
     expect(text(linked)).not.toContain('LINKED_TOKEN');
