@@ -90,3 +90,21 @@ describe('file-tool paths through permissions check', () => {
     expect(result.reason ?? '').not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u0080-\u009f]/);
   });
 });
+
+describe('allow rules do not vouch for a path that is not what it seems', () => {
+  it('asks for a hard link or a deceptive name even under Read(src/**) and Edit(src/**)', async () => {
+    const fixture = policyFixture({ permissions: { allow: ['Read(src/**)', 'Edit(src/**)'] } });
+    writeFileSync(join(fixture.outside, 'key'), 'KEY\n');
+    linkSync(join(fixture.outside, 'key'), join(fixture.root, 'src', 'linked.txt'));
+    const [linked, edited, bidi, plain] = await checkBatch(fixture, [
+      { tool: 'Read', input: { file_path: 'src/linked.txt' } },
+      { tool: 'Edit', input: { file_path: 'src/linked.txt', old_string: 'a', new_string: 'b' } },
+      { tool: 'Write', input: { file_path: 'src/a\u202Eb.ts', content: 'x' } },
+      { tool: 'Edit', input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' } },
+    ]);
+    expect(linked).toMatchObject({ behavior: 'ask', layer: 'paths' });
+    expect(edited).toMatchObject({ behavior: 'ask', layer: 'paths' });
+    expect(bidi).toMatchObject({ behavior: 'ask', layer: 'paths' });
+    expect(plain).toMatchObject({ behavior: 'allow', layer: 'rules' });
+  }, 120_000);
+});
