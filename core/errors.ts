@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   ASSISTANT_TOOL_UNKNOWN: { exit: 1, text: 'The model called a tool that does not exist or is not allowed here.' },
   ASSISTANT_TOOL_INPUT_INVALID: { exit: 1, text: "A tool call's input is incomplete JSON or does not match the tool's schema." },
   ASSISTANT_TOOL_PATH_INVALID: { exit: 1, text: 'A tool was given a path it cannot use (NUL byte, empty, not a string).' },
+  ASSISTANT_TOOL_PATH_REFUSED: { exit: 1, text: 'A file tool refused what it actually opened: a secret, a file outside the project, a hard link or a symlink loop.' },
+  ASSISTANT_TOOL_INPUT_TOO_LARGE: { exit: 1, text: 'A Write or Edit carried more content than the tools-fs maxWriteBytes limit (10 MiB by default); nothing was written.' },
   ASSISTANT_TOOL_DENIED: { exit: 1, text: 'A tool call was denied by a permission policy or the user.' },
   ASSISTANT_TOOL_FAILED: { exit: 1, text: 'A tool threw, or a hook around it failed, instead of returning a result.' },
   ASSISTANT_TOOL_TIMEOUT: { exit: 1, text: 'A tool call ran past its time limit and was stopped.' },

@@ -16,6 +16,7 @@ export {
 } from './hooks.js';
 export type { Kernel, Plugin, PluginContext, LoadedPlugin } from './kernel-types.js';
 export { PROJECT_CONFIG_FILES, createControlFiles, type ControlFile, type ControlFiles, type ControlPath } from './control-files.js';
+export { createSecretMatcher, secretContent, DEFAULT_SECRET_ALLOW, type SecretOptions } from './secret-files.js';
 export { KERNEL_API_VERSION } from './version.js';
 export {
   AssistantError,
@@ -68,7 +69,7 @@ export { TOOL_NAME } from './tools/registry.js';
 export { stableJson } from './util/stable-json.js';
 export { sourceFor } from './util/config-source.js';
 export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';
-export { resolveToolPath, realPath, isInside, displayPath } from './tools/paths.js';
+export { resolveToolPath, realPath, isInside, displayPath, hasDeceptiveChars, escapeDeceptive } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
 export type { ToolRuntimeOptions } from './tools/runtime.js';

@@ -51,3 +51,21 @@ export function displayPath(path: string, projectRoot: string): string {
   if (path === projectRoot) return '.';
   return isInside(path, projectRoot) ? relative(projectRoot, path).split(sep).join('/') : path;
 }
+
+/**
+ * Characters that make a file name lie about itself on a terminal: C0 and C1 controls, and the
+ * bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), marks (U+200E/F, U+061C)
+ * that can show `txt.exe` as `exe.txt`.
+ */
+const DECEPTIVE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const DECEPTIVE_CHARS_ALL = new RegExp(DECEPTIVE_CHARS.source, 'gu');
+
+/** True when `name` holds control or bidirectional-formatting characters. */
+export function hasDeceptiveChars(name: string): boolean {
+  return DECEPTIVE_CHARS.test(name);
+}
+
+/** `name` with every control and bidi character shown as `\u{…}`, so what a person reads is what is there. */
+export function escapeDeceptive(name: string): string {
+  return name.replace(DECEPTIVE_CHARS_ALL, (c) => `\\u{${c.codePointAt(0)!.toString(16).padStart(4, '0')}}`);
+}

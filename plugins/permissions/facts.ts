@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import type { PermissionRequest } from '../../core/index.js';
+import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../../core/index.js';
 import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
-import { isWithin, malformedPath, realPath, resolveFrom } from './paths/resolve.js';
+import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, resolveFrom } from './paths/resolve.js';
 import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';
 import { SECRET_EXAMPLES } from './paths/secrets.js';
 import { analyzeShell } from './shell/analyze.js';
@@ -35,6 +35,10 @@ export interface PathFact {
   protected?: string;
   /** The shell command the path belongs to. */
   command?: ShellCommand;
+  /** Why a person must look at this path even inside the project (a hard link, a name with bidi characters). */
+  concern?: string;
+  /** Resolving it runs into a loop of symlinks. */
+  loop?: boolean;
 }
 
 /** Everything the layers need to know about one request, computed once. */
@@ -81,6 +85,7 @@ function globCouldMatchSecret(pattern: string, isSecret: FactSettings['isSecret'
 
 function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: string, settings: FactSettings, glob = false, metadata = false): PathFact {
   const fact: PathFact = { raw, inside: false };
+  if (hasDeceptiveChars(raw.split(DYNAMIC).join(''))) fact.concern = `the name ${escapeDeceptive(displayed(raw))} holds control or bidirectional-text characters, which can make it look like another name`;
   const plain = raw.split(DYNAMIC).join('');
   fact.secret = settings.isSecret(plain) || undefined;
   if (raw.includes(DYNAMIC) || (cwd === null && !isAbsolute(raw) && !raw.startsWith('~'))) return fact;
@@ -88,6 +93,12 @@ function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: s
   if (!located) return fact;
   fact.absolute = located.absolute;
   fact.real = located.real;
+  if (isSymlinkLoop(located.absolute)) fact.loop = true;
+  if (!fact.concern && hasDeceptiveChars(located.real))
+    fact.concern = `${escapeDeceptive(raw)} leads to ${escapeDeceptive(located.real)}, whose name holds control or bidirectional-text characters`;
+  // A hard link may be a file from anywhere (~/.ssh/id_rsa linked in): it is not proven inside.
+  const links = hasGlob(raw) && glob ? 1 : hardLinks(located.real);
+  if (links > 1) fact.concern = `${escapeDeceptive(raw)} has ${links} hard links, so it may be a file from outside the project`;
   const candidates = [located.absolute, located.real];
   if (glob && hasGlob(raw)) {
     const matches = expandGlob(located.absolute);
@@ -100,9 +111,12 @@ function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: s
     const fixed = located.absolute.split(/[*?[]/)[0]!;
     fact.real = realPath(fixed.endsWith('/') ? fixed.slice(0, -1) || '/' : dirname(fixed));
     const escaped = (metadata ? (matches ?? []) : reals).find((r) => !isWithin(r, root));
+    const linked = metadata ? undefined : reals.find((r) => hardLinks(r) > 1);
+    if (linked) fact.concern ??= `${escapeDeceptive(linked)} has ${hardLinks(linked)} hard links, so it may be a file from outside the project`;
     if (escaped) fact.real = escaped;
     fact.inside = isWithin(fact.real, root);
   } else fact.inside = isWithin(located.real, root);
+  if (fact.concern) fact.inside = false;
   for (const candidate of candidates) {
     fact.secret ??= settings.isSecret(candidate);
     if (kind === 'write') {
@@ -159,6 +173,8 @@ export async function gatherFacts(request: PermissionRequest, settings: FactSett
       }),
     );
   }
+  const loop = [...facts.reads, ...facts.writes].find((f) => f.loop);
+  if (loop) return { ...facts, malformed: `${escapeDeceptive(loop.raw)} is a loop of symlinks, which never resolves to a file` };
   for (const fact of facts.writes) if (fact.system) facts.blocks.push(fact.system);
   for (const fact of facts.reads) if (fact.secret) facts.secrets.push(`reads ${fact.raw}: ${fact.secret}`);
   for (const fact of facts.writes) if (fact.secret) facts.secrets.push(`writes ${fact.raw}: ${fact.secret}`);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
-import picomatch from 'picomatch';
-import { resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
+import { globReach } from './patterns.js';
+import { INPUT_LIMITS } from './limits.js';
+import { escapeDeceptive, resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
 
 type Input = Record<string, unknown>;
 
@@ -11,7 +11,8 @@ const worker = (file: string) => new URL(`./${file}`, import.meta.url).href;
 /** A tool's description, from the .txt file beside this plugin. */
 const describe = (name: string) => readFileSync(new URL(`./${name}.txt`, import.meta.url), 'utf8').trim();
 
-const path = (description: string) => ({ type: 'string', minLength: 1, description });
+const path = (description: string) => ({ type: 'string', minLength: 1, maxLength: INPUT_LIMITS.path, description });
+const lines = (description: string) => ({ type: 'integer', minimum: 0, maximum: INPUT_LIMITS.lines, description });
 const filePath = path('The file to use: absolute, or relative to the project root.');
 
 function object(properties: Record<string, unknown>, required: string[]): JsonSchema {
@@ -32,14 +33,34 @@ const pathsOf = (field: string, fallback?: string) => (input: Input) => {
   const value = input[field] ?? fallback;
   return value === undefined ? [] : [value as string];
 };
-const text = (field: string) => (input: Input) => String(input[field] ?? '');
+/** The call's key argument for the UI line and the approval, control and bidi characters escaped so it reads as it is. */
+const text = (field: string) => (input: Input) => escapeDeceptive(String(input[field] ?? ''));
 
 /** Glob reads the folder its pattern is anchored in (an absolute pattern names its own). */
 function globReads(input: Input, context: LockContext): LockSet {
-  const pattern = String(input.pattern ?? '');
-  if (isAbsolute(pattern)) return { reads: [resolveToolPath(picomatch.scan(pattern.replace(/\\/g, '/')).base || '/', context.projectRoot, 'pattern')], writes: [] };
+  const reach = globReach(String(input.pattern ?? ''), typeof input.path === 'string' ? input.path : '.');
+  if (reach && !reach.startsWith('~')) return { reads: [resolveToolPath(reach, context.projectRoot, 'pattern')], writes: [] };
+  if (reach) return { reads: ['*'], writes: [] };
   return reads('path')(input, context);
 }
+
+/**
+ * Every path a search reaches: its folder, and the fixed prefix of each pattern that selects files
+ * (Glob's pattern, Grep's include globs): `src/**` reaches src, `../../**` and `/etc/*` reach out,
+ * `~/.ssh/*` the home folder. Excludes (`!x`) reach nothing.
+ */
+const searchPaths = (patternField: string, split: boolean) => (input: Input) => {
+  const folder = input.path ?? '.';
+  const paths = [folder as string];
+  const value = input[patternField];
+  const patterns = typeof value === 'string' ? (split ? value.split(/\s+/).filter(Boolean) : [value]) : [];
+  for (const pattern of patterns) {
+    if (pattern.startsWith('!')) continue;
+    const reach = globReach(pattern, typeof folder === 'string' ? folder : '.');
+    if (reach) paths.push(reach);
+  }
+  return paths;
+};
 
 const edit = {
   old_string: { type: 'string', description: 'The exact text to replace (copy it from Read output, without the line-number prefix).' },
@@ -56,8 +77,8 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       inputSchema: object(
         {
           file_path: filePath,
-          offset: { type: 'integer', minimum: 1, description: 'First line to show (1-based). Use it with limit for long files.' },
-          limit: { type: 'integer', minimum: 1, description: 'How many lines to show (default 2000).' },
+          offset: { type: 'integer', minimum: 1, maximum: 1e9, description: 'First line to show (1-based). Use it with limit for long files.' },
+          limit: { type: 'integer', minimum: 1, maximum: 1e9, description: 'How many lines to show (default 2000).' },
         },
         ['file_path'],
       ),
@@ -93,7 +114,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       inputSchema: object(
         {
           file_path: filePath,
-          edits: { type: 'array', minItems: 1, items: object(edit, ['old_string', 'new_string']), description: 'Edits applied in order; all succeed or none is made.' },
+          edits: { type: 'array', minItems: 1, maxItems: INPUT_LIMITS.items, items: object(edit, ['old_string', 'new_string']), description: 'Edits applied in order; all succeed or none is made.' },
         },
         ['file_path', 'edits'],
       ),
@@ -109,13 +130,13 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       description: describe('glob'),
       inputSchema: object(
         {
-          pattern: { type: 'string', minLength: 1, description: 'Glob pattern, e.g. "**/*.ts" or "src/**/test_*.py".' },
+          pattern: { type: 'string', minLength: 1, maxLength: INPUT_LIMITS.pattern, description: 'Glob pattern, e.g. "**/*.ts" or "src/**/test_*.py".' },
           path: path('Folder to search in (default: the project root).'),
         },
         ['pattern'],
       ),
       access: globReads,
-      risk: { category: 'read', paths: pathsOf('path', '.') },
+      risk: { category: 'read', paths: searchPaths('pattern', false) },
       module: worker('glob.worker.js'),
       timeoutMs: 60_000,
       cache: { max: 200, ttlMs: 30_000 },
@@ -126,22 +147,22 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       description: describe('grep'),
       inputSchema: object(
         {
-          pattern: { type: 'string', minLength: 1, description: 'Regular expression to search for.' },
+          pattern: { type: 'string', minLength: 1, maxLength: INPUT_LIMITS.pattern, description: 'Regular expression to search for.' },
           path: path('File or folder to search (default: the project root).'),
-          glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; "!glob" excludes.' },
-          type: { type: 'string', description: 'Only files of this type, e.g. js, ts, py, rust, go, java, md.' },
+          glob: { type: 'string', maxLength: INPUT_LIMITS.pattern, description: 'Only files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; "!glob" excludes.' },
+          type: { type: 'string', maxLength: 64, description: 'Only files of this type, e.g. js, ts, py, rust, go, java, md.' },
           output_mode: { enum: ['content', 'files_with_matches', 'count'], default: 'files_with_matches', description: 'content: matching lines; files_with_matches: file paths; count: matches per file.' },
           '-i': { type: 'boolean', description: 'Case-insensitive.' },
           '-n': { type: 'boolean', description: 'Show line numbers (content mode; default true).' },
-          '-A': { type: 'integer', minimum: 0, description: 'Lines of context after each match (content mode).' },
-          '-B': { type: 'integer', minimum: 0, description: 'Lines of context before each match (content mode).' },
-          '-C': { type: 'integer', minimum: 0, description: 'Lines of context before and after each match (content mode).' },
-          head_limit: { type: 'integer', minimum: 1, description: 'Show only the first N lines or entries.' },
+          '-A': lines('Lines of context after each match (content mode).'),
+          '-B': lines('Lines of context before each match (content mode).'),
+          '-C': lines('Lines of context before and after each match (content mode).'),
+          head_limit: { type: 'integer', minimum: 1, maximum: INPUT_LIMITS.lines, description: 'Show only the first N lines or entries.' },
         },
         ['pattern'],
       ),
       access: reads('path'),
-      risk: { category: 'read', paths: pathsOf('path', '.') },
+      risk: { category: 'read', paths: searchPaths('glob', true) },
       module: worker('grep.worker.js'),
       options: { backend: grepBackend },
       timeoutMs: 120_000,
@@ -154,7 +175,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       inputSchema: object(
         {
           path: path('Folder to list (default: the project root).'),
-          ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns of names or paths to leave out.' },
+          ignore: { type: 'array', maxItems: INPUT_LIMITS.items, items: { type: 'string', minLength: 1, maxLength: INPUT_LIMITS.pattern }, description: 'Glob patterns of names or paths to leave out.' },
         },
         [],
       ),

@@ -6,7 +6,7 @@ export interface TextEdit {
 }
 
 /** The text after an edit, or why the edit cannot be applied. */
-export type EditOutcome = { text: string; replacements: number } | { error: string };
+export type EditOutcome = { text: string; replacements: number } | { error: string; tooLarge?: boolean };
 
 /** Files past this size get no "closest match" hint (it is not worth the time). */
 const HINT_MAX_CHARS = 1_000_000;
@@ -18,7 +18,7 @@ function countOccurrences(text: string, search: string): number {
 }
 
 /** Applies one edit to `text`. Line endings follow the file's: LF in the edit matches CRLF on disk. */
-export function applyEdit(text: string, edit: TextEdit): EditOutcome {
+export function applyEdit(text: string, edit: TextEdit, maxChars = Infinity): EditOutcome {
   let { old_string: search, new_string: replacement } = edit;
   if (search === replacement) return { error: 'old_string and new_string are the same, so there is nothing to change.' };
   if (search === '') return { error: 'old_string is empty; give the exact text to replace (or use Write to replace the whole file).' };
@@ -30,6 +30,9 @@ export function applyEdit(text: string, edit: TextEdit): EditOutcome {
   if (count === 0) return { error: `old_string was not found in the file.${closestHint(text, search)}` };
   if (count > 1 && !edit.replace_all)
     return { error: `old_string appears ${count} times in the file: add surrounding lines to make it unique, or set replace_all to change every one.` };
+  // Checked before the new text is built: replace_all of a short string can multiply a file's size.
+  const grown = text.length + (edit.replace_all ? count : 1) * (replacement.length - search.length);
+  if (grown > maxChars) return { error: `the edited file would be ${grown} characters, over the ${maxChars}-character limit (tools-fs option maxWriteBytes).`, tooLarge: true };
   return { text: edit.replace_all ? text.split(search).join(replacement) : text.replace(search, () => replacement), replacements: count > 1 ? count : 1 };
 }
 

@@ -1,23 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { errorResult, type ToolResult } from '../../core/index.js';
-import { checksum, statOrUndefined } from './file-io.js';
-
-/** The file as it is on disk now, when it exists. */
-export interface CurrentFile {
-  bytes: Buffer;
-  mode: number;
-  checksum: string;
-}
-
-/** Reads the target of a write; refuses folders. */
-export function currentFile(path: string, shown: string): CurrentFile | ToolResult | undefined {
-  const stats = statOrUndefined(path);
-  if (!stats) return undefined;
-  if (stats.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a directory; give a file path.`);
-  if (!stats.isFile()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is not a regular file (a device, pipe or socket); it cannot be written as text.`);
-  const bytes = readFileSync(path);
-  return { bytes, mode: stats.mode, checksum: checksum(bytes) };
-}
+import type { CurrentFile } from './checked-write.js';
 
 /**
  * The guard of every change to an existing file: the model must have read it in this session,

@@ -1,6 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, chmodSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { statSync, type Stats } from 'node:fs';
 
 /** How a text file's bytes map to characters; kept so a rewrite does not change it. */
 export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'utf16be' | 'latin1';
@@ -65,92 +64,5 @@ export function encodeText(text: string, encoding: TextEncoding): Buffer {
       return Buffer.from(text, 'latin1');
     default:
       return Buffer.from(text, 'utf8');
-  }
-}
-
-const TEMP_MARK = '.assistant-';
-const CHUNK = 4 * 1024 * 1024;
-
-function tempPrefix(path: string): string {
-  return `.${basename(path)}${TEMP_MARK}`;
-}
-
-/** Removes temp files a killed earlier write of `path` left behind (our process's, or a dead one's). */
-function removeStaleTemps(path: string): void {
-  const prefix = tempPrefix(path);
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (pid !== process.pid && processAlive(pid)) continue;
-    try {
-      unlinkSync(join(dirname(path), name));
-    } catch {
-      // Someone else removed it.
-    }
-  }
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Writes `bytes` to `path` so that a reader (or a crash) sees the old file or the new one, never a
- * mix: temp file in the same folder, fsync, rename over the target, fsync the folder. Missing
- * parent folders are created; `mode` (the old file's) is kept.
- */
-export function writeAtomic(path: string, bytes: Uint8Array, mode?: number): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  removeStaleTemps(path);
-  const temp = join(dir, `${tempPrefix(path)}${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', mode ?? 0o666);
-  try {
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, Math.min(CHUNK, bytes.length - offset));
-    fsyncSync(fd);
-    closeSync(fd);
-    // open() applies the umask; an existing file's mode is restored exactly.
-    if (mode !== undefined) chmodSync(temp, mode & 0o7777);
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed.
-    }
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created or already renamed.
-    }
-    throw error;
-  }
-  syncFolder(dir);
-}
-
-/** Makes a rename durable (POSIX); Windows cannot open folders for fsync and does not need it. */
-function syncFolder(dir: string): void {
-  if (process.platform === 'win32') return;
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems refuse; the data itself is already synced.
   }
 }

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { displayPath } from '../../core/index.js';
+import { displayPath, escapeDeceptive } from '../../core/index.js';
 import type { GrepFile, GrepQuery } from './grep-query.js';
 
 /** Output past this many characters is cut (the model is told how to narrow the search). */
@@ -25,7 +25,7 @@ function clip(text: string): string {
  * files_with_matches), lines in order, `--` between context groups, `head_limit` on the entries.
  */
 export function formatGrep(found: GrepFile[], query: GrepQuery): { text: string; count: number } {
-  const show = (path: string) => displayPath(path, query.projectRoot);
+  const show = (path: string) => escapeDeceptive(displayPath(path, query.projectRoot));
   if (!found.length) return { text: `No matches found for ${JSON.stringify(query.pattern)} in ${show(query.root)}.`, count: 0 };
   const limit = query.headLimit;
   let entries: string[];

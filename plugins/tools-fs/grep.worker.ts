@@ -1,7 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { errorResult, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { displayPath, errorResult, escapeDeceptive, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { refusedResult } from './checked-write.js';
 import { statOrUndefined } from './file-io.js';
+import { boundaryFor, isRefusal } from './fs-guard.js';
+import { verifyHits } from './grep-verify.js';
+import { climbsOut } from './patterns.js';
+import { EntryGuard } from './search-guard.js';
 import { formatGrep } from './grep-format.js';
 import { FILE_TYPES, type GrepFile, type GrepQuery } from './grep-query.js';
 import { ripgrepAvailable, searchWithRipgrep } from './grep-rg.js';
@@ -27,7 +32,8 @@ interface GrepInput {
 /** The query a Grep input asks for; a string is a message for the model. */
 function toQuery(input: GrepInput, task: WorkerTask): GrepQuery | string {
   const root = input.path === undefined ? task.projectRoot : resolveToolPath(input.path, task.projectRoot, 'path');
-  if (!statOrUndefined(root)) return `path does not exist: ${input.path}`;
+  if (!statOrUndefined(root)) return `path does not exist: ${escapeDeceptive(input.path ?? '.')}`;
+  for (const glob of input.glob ? input.glob.split(/\s+/) : []) if (climbsOut(glob)) return `glob "${escapeDeceptive(glob)}" climbs out of the searched folder with "..": give the folder as path instead`;
   const typeGlobs = input.type ? FILE_TYPES[input.type.toLowerCase()] : [];
   if (!typeGlobs) return `unknown type "${input.type}"; known types: ${Object.keys(FILE_TYPES).join(', ')} (or filter with glob, e.g. "*.ext")`;
   const context = input['-C'] ?? 0;
@@ -77,8 +83,16 @@ async function scan(query: GrepQuery, context: WorkerContext): Promise<GrepFile[
 
 /** Grep: regex search over file contents, with ripgrep when it is installed and the built-in scanner otherwise. */
 export async function run(task: WorkerTask, context: WorkerContext): Promise<ToolResult> {
-  const query = toQuery(task.input as unknown as GrepInput, task);
+  const input = task.input as unknown as GrepInput;
+  const query = toQuery(input, task);
   if (typeof query === 'string') return errorResult('ASSISTANT_TOOL_INPUT_INVALID', `Grep: ${query}.`);
+  const boundary = boundaryFor(input.path, query.root, task);
+  const checkedRoot = EntryGuard.root(query.root, escapeDeceptive(displayPath(query.root, task.projectRoot)), boundary);
+  if (isRefusal(checkedRoot)) return refusedResult(checkedRoot, 'searched');
+  // A pipe or device named as the path would block ripgrep until the time limit (or never end).
+  const kind = statOrUndefined(checkedRoot.real);
+  if (kind && !kind.isFile() && !kind.isDirectory())
+    return errorResult('ASSISTANT_TOOL_FAILED', `${escapeDeceptive(displayPath(query.root, task.projectRoot))} is not a regular file or a folder (a device, pipe or socket); Grep searches files.`);
   const useRipgrep = task.options.backend === 'ripgrep' || (task.options.backend !== 'scanner' && ripgrepAvailable());
   let found: GrepFile[];
   try {
@@ -88,6 +102,7 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
     const message = (error as Error).message;
     return errorResult('ASSISTANT_TOOL_FAILED', `Grep failed: ${message}${/regex|regular expression|parse|pattern/i.test(message) ? ' (the pattern is a regular expression: escape special characters such as ( [ { . * + ? with a backslash)' : ''}`);
   }
-  const { text, count } = formatGrep(found, query);
-  return textResult(text, { files: count, backend: useRipgrep ? 'ripgrep' : 'scanner' });
+  const { kept, withheld } = verifyHits(found, boundary, task.projectRoot, query.mode === 'content');
+  const { text, count } = formatGrep(kept, query);
+  return textResult(withheld.total ? `${text}\n${withheld.note()}` : text, { files: count, backend: useRipgrep ? 'ripgrep' : 'scanner', withheld: withheld.toJson() });
 }

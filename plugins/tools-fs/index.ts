@@ -1,11 +1,15 @@
-import { definePlugin, errorResult, resolveToolPath, displayPath, type ToolDefinition } from '../../core/index.js';
+import { lstatSync } from 'node:fs';
+import { definePlugin, errorResult, resolveToolPath, displayPath, DEFAULT_SECRET_ALLOW, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
 import { fsTools } from './definitions.js';
+import { DEFAULT_MAX_WRITE_BYTES, tooLarge, tooLargeEdits } from './limits.js';
 import { ReadState } from './read-state.js';
 
 /** Options of the tools-fs plugin. */
 export interface ToolsFsOptions {
   /** Grep backend: ripgrep when on PATH (`auto`), or force one. */
   grepBackend?: 'auto' | 'ripgrep' | 'scanner';
+  /** Largest content Write and Edit accept, in bytes (default 10 MiB). */
+  maxWriteBytes?: number;
 }
 
 type Input = Record<string, unknown>;
@@ -15,20 +19,47 @@ const CHANGES_FILES = new Set(['Write', 'Edit', 'MultiEdit']);
 /** Tools whose result tells what the model now knows of a file. */
 const RECORDS_FILE = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
 
+/** Whether the file has more than one hard link now, right after the policy judged the call (it asks about those). */
+function hardLinked(path: string): boolean {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** The secret patterns of the `permissions` config, so the workers withhold exactly what the policy refuses. */
+function secretOptions(config: Record<string, unknown>): { extra: string[]; allow: string[] } {
+  const section = (config.permissions ?? {}) as { secrets?: { extra?: unknown; allow?: unknown } };
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+  return { extra: strings(section.secrets?.extra) ?? [], allow: strings(section.secrets?.allow) ?? DEFAULT_SECRET_ALLOW };
+}
+
 export default definePlugin<ToolsFsOptions>({
   name: 'tools-fs',
   version: '1.0.0',
   optionsSchema: {
     type: 'object',
-    properties: { grepBackend: { enum: ['auto', 'ripgrep', 'scanner'], default: 'auto' } },
+    properties: {
+      grepBackend: { enum: ['auto', 'ripgrep', 'scanner'], default: 'auto' },
+      maxWriteBytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_WRITE_BYTES },
+    },
     additionalProperties: false,
   },
   apply(kernel, options) {
     const state = new ReadState(kernel.files);
+    const shared: { [key: string]: Json } = {
+      maxWriteBytes: options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES,
+      secrets: secretOptions(kernel.config as Record<string, unknown>),
+    };
     for (const definition of fsTools(options.grepBackend ?? 'auto')) {
-      const tool: ToolDefinition<Input> = { ...definition };
+      const tool: ToolDefinition<Input> = { ...definition, ...(definition.module ? { options: { ...definition.options, ...shared } } : {}) } as ToolDefinition<Input>;
       if (CHANGES_FILES.has(tool.name))
         tool.prepare = (input, context) => {
+          // Refused here, before the content is copied to a worker, let alone written.
+          const oversized = tool.name === 'Write' ? tooLarge(tool.name, 'content', input.content, shared) : tooLargeEdits(tool.name, tool.name === 'Edit' ? [input] : input.edits, shared);
+          if (oversized) return { result: oversized };
           const path = resolveToolPath(input.file_path, context.projectRoot, 'file_path');
           const seen = state.seenBy(context, path) ?? null;
           const onDisk = state.knownOnDisk(path);
@@ -40,8 +71,9 @@ export default definePlugin<ToolsFsOptions>({
                 { conflict: true },
               ),
             };
-          return { state: { seen } };
+          return { state: { seen, hardLinked: hardLinked(path) } };
         };
+      if (tool.name === 'Read') tool.prepare = (input, context: ToolContext) => ({ state: { hardLinked: hardLinked(resolveToolPath(input.file_path, context.projectRoot, 'file_path')) } });
       if (RECORDS_FILE.has(tool.name))
         tool.settle = (result, _input, context) => {
           const { file, checksum } = result.metadata ?? {};

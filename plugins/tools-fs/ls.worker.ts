@@ -1,6 +1,9 @@
 import picomatch from 'picomatch';
-import { displayPath, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { displayPath, errorResult, escapeDeceptive, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { refusedResult } from './checked-write.js';
 import { statOrUndefined } from './file-io.js';
+import { boundaryFor, isRefusal } from './fs-guard.js';
+import { EntryGuard } from './search-guard.js';
 import { DEPENDENCY_FOLDERS } from './glob.worker.js';
 import { walk } from './walk.js';
 
@@ -16,7 +19,7 @@ interface Node {
 function render(nodes: Node[], indent: string, out: string[]): void {
   nodes.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const node of nodes) {
-    out.push(`${indent}- ${node.name}${node.isDirectory ? '/' : ''}`);
+    out.push(`${indent}- ${escapeDeceptive(node.name)}${node.isDirectory ? '/' : ''}`);
     render(node.children, `${indent}  `, out);
   }
 }
@@ -25,10 +28,12 @@ function render(nodes: Node[], indent: string, out: string[]): void {
 export async function run(task: WorkerTask, context: WorkerContext): Promise<ToolResult> {
   const input = task.input as { path?: string; ignore?: string[] };
   const dir = resolveToolPath(input.path ?? '.', task.projectRoot, 'path');
-  const shown = displayPath(dir, task.projectRoot);
+  const shown = escapeDeceptive(displayPath(dir, task.projectRoot));
   const stats = statOrUndefined(dir);
   if (!stats) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} does not exist.`);
   if (!stats.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a file, not a directory. Use Read to see it.`);
+  const checked = EntryGuard.root(dir, shown, boundaryFor(input.path, dir, task));
+  if (isRefusal(checked)) return refusedResult(checked, 'listed');
   const ignored = input.ignore?.length ? picomatch(input.ignore, { dot: true }) : undefined;
   const override = ignored ? (rel: string) => (ignored(rel) || ignored(rel.slice(rel.lastIndexOf('/') + 1)) ? ('exclude' as const) : undefined) : undefined;
   const byPath = new Map<string, Node>();

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { displayPath, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
+import { closeSync, readFileSync } from 'node:fs';
+import { displayPath, escapeDeceptive, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
 import { checksum, decodeText, looksBinary, statOrUndefined } from './file-io.js';
 import { describeBinary, imageType } from './file-kinds.js';
+import { refusedResult } from './checked-write.js';
+import { boundaryFor, isRefusal, openChecked } from './fs-guard.js';
 
 /** Files larger than this are refused whole: a model cannot use 10 MB of text in one go anyway. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
@@ -22,18 +24,28 @@ interface ReadInput {
 export async function run(task: WorkerTask): Promise<ToolResult> {
   const input = task.input as unknown as ReadInput;
   const path = resolveToolPath(input.file_path, task.projectRoot, 'file_path');
-  const shown = displayPath(path, task.projectRoot);
-  const stats = statOrUndefined(path);
-  if (!stats) return errorResult('ASSISTANT_TOOL_FAILED', `File does not exist: ${shown}. Check the path with Glob or LS.`);
-  if (stats.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a directory, not a file. Use LS to list it.`);
-  // A FIFO or device would block or never end (/dev/zero): only regular files are read.
-  if (!stats.isFile()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is not a regular file (a device, pipe or socket); Read only reads files.`);
-  if (stats.size > MAX_READ_BYTES)
-    return errorResult(
-      'ASSISTANT_TOOL_FAILED',
-      `${shown} is ${(stats.size / 1024 / 1024).toFixed(1)} MB; Read handles files up to 10 MB. Search it with Grep, or look at a part with Bash (head, tail, sed -n).`,
-    );
-  const bytes = readFileSync(path);
+  const shown = escapeDeceptive(displayPath(path, task.projectRoot));
+  const opened = openChecked(path, shown, boundaryFor(input.file_path, path, task), { allowHardLinks: task.state.hardLinked === true });
+  if (isRefusal(opened)) {
+    if (opened.kind === 'missing') return errorResult('ASSISTANT_TOOL_FAILED', `File does not exist: ${shown}. Check the path with Glob or LS.`);
+    if (opened.kind === 'not a regular file') {
+      if (statOrUndefined(path)?.isDirectory()) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is a directory, not a file. Use LS to list it.`);
+      // A FIFO or device would block or never end (/dev/zero): only regular files are read.
+      return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is not a regular file (a device, pipe or socket); Read only reads files.`);
+    }
+    return refusedResult(opened, 'read');
+  }
+  let bytes: Buffer;
+  try {
+    if (opened.stats.size > MAX_READ_BYTES)
+      return errorResult(
+        'ASSISTANT_TOOL_FAILED',
+        `${shown} is ${(opened.stats.size / 1024 / 1024).toFixed(1)} MB; Read handles files up to 10 MB. Search it with Grep, or look at a part with Bash (head, tail, sed -n).`,
+      );
+    bytes = readFileSync(opened.fd);
+  } finally {
+    closeSync(opened.fd);
+  }
   const meta = { file: path, checksum: checksum(bytes), size: bytes.length };
   const image = imageType(bytes);
   if (image && bytes.length <= MAX_IMAGE_BYTES)

@@ -46,6 +46,26 @@ export function realPath(absolute: string): string {
   return current;
 }
 
+/** True when resolving `absolute` runs into a loop of symlinks (ELOOP): such a path fails closed. */
+export function isSymlinkLoop(absolute: string): boolean {
+  try {
+    realpathSync.native(absolute);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP';
+  }
+}
+
+/** How many hard links the regular file at `real` has (1 when it is not one, or missing). */
+export function hardLinks(real: string): number {
+  try {
+    const stats = lstatSync(real);
+    return stats.isFile() ? stats.nlink : 1;
+  } catch {
+    return 1;
+  }
+}
+
 /** True when `path` is `root` or below it (both absolute and resolved). */
 export function isWithin(path: string, root: string): boolean {
   const a = CASE_INSENSITIVE ? path.toLowerCase() : path;

@@ -79,6 +79,9 @@ const matcherCache = new Map<string, (path: string) => boolean>();
 /** `Read(src/**)` against a located path (its real and written-absolute forms). Deny and ask rules ignore case. */
 export function pathMatches(rule: Rule, fact: PathFact, context: MatchContext): boolean {
   if (rule.specifier === undefined) return true;
+  // A hard link or a deceptive name is not the path it claims to be: an allow rule written for
+  // that path does not vouch for it (deny and ask rules still match it).
+  if (rule.kind === 'allow' && fact.concern) return false;
   const pattern = absolutePattern(rule.specifier, context);
   if (!pattern || !fact.real) return false;
   const key = `${pattern}\0${rule.kind}`;
