@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type ToolContext } from '../../core/index.js';
+import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
+import type { EnvironmentPolicy } from './env-policy.js';
+import { networkLine, networkPermission } from './network.js';
 import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
 
 /** Options of the tool-bash plugin. */
@@ -9,6 +11,8 @@ export interface ToolBashOptions {
   shell?: string;
   /** More environment variables to remove from commands' environment (provider keys always are). */
   scrubEnv?: string[];
+  /** Which environment variables commands see (credentials are removed by default). */
+  environment?: EnvironmentPolicy;
   /** Characters of output kept per command, head and tail (default 30000). */
   maxOutputChars?: number;
 }
@@ -24,6 +28,17 @@ export default definePlugin<ToolBashOptions>({
     properties: {
       shell: { type: 'string', minLength: 1 },
       scrubEnv: { type: 'array', items: { type: 'string', minLength: 1 } },
+      environment: {
+        type: 'object',
+        properties: {
+          inherit: { type: 'string', enum: ['all', 'core', 'none'] },
+          ignoreDefaultExcludes: { type: 'boolean' },
+          exclude: { type: 'array', items: { type: 'string', minLength: 1 } },
+          set: { type: 'object', additionalProperties: { type: 'string' }, required: [] },
+          includeOnly: { type: 'array', items: { type: 'string', minLength: 1 } },
+        },
+        additionalProperties: false,
+      },
       maxOutputChars: { type: 'integer', minimum: 1000 },
     },
     additionalProperties: false,
@@ -31,8 +46,8 @@ export default definePlugin<ToolBashOptions>({
   apply(kernel, options, { logger }) {
     const sandbox = sandboxSettings(kernel.config.sandbox);
     let warned = false;
-    /** The bwrap command line for the next command, nothing when it runs unsandboxed, or the refusal. */
-    const sandboxFor = (): string[] | Error | undefined => {
+    /** The bwrap command line for the next command (with network for this one when asked), nothing when it runs unsandboxed, or the refusal. */
+    const sandboxFor = (withNetwork = false): string[] | Error | undefined => {
       if (sandbox.mode === 'off') return undefined;
       const probe = probeSandbox();
       if (!probe.available) {
@@ -41,8 +56,13 @@ export default definePlugin<ToolBashOptions>({
         warned = true;
         return undefined;
       }
-      return sandboxArgs(sandbox, realPath(kernel.projectRoot), { hide: hiddenData(kernel) });
+      const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
+      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control: controlPaths(kernel) });
     };
+    /** Whether commands run sandboxed without network, so `network: true` means something. */
+    const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
+    const network = networkPermission('Bash', cutsNetwork);
+    kernel.hooks.permission.tapPromise({ name: 'tool-bash:network', stage: network.stage }, network.layer);
     // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
     kernel.hooks.ready.tapPromise('tool-bash', async () => {
       const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
@@ -56,13 +76,14 @@ export default definePlugin<ToolBashOptions>({
     const limit = (input: Record<string, unknown>) => Math.min(typeof input.timeout === 'number' ? input.timeout : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
     kernel.tools.register({
       name: 'Bash',
-      description: readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim(),
+      description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(sandbox.mode === 'off' || !probeSandbox().available ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network')}`,
       inputSchema: {
         type: 'object',
         properties: {
           command: { type: 'string', minLength: 1, description: 'The command to run.' },
           timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
           description: { type: 'string', description: 'What the command does, in 5-10 words.' },
+          network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is always asked.' },
         },
         required: ['command'],
         additionalProperties: false,
@@ -75,14 +96,19 @@ export default definePlugin<ToolBashOptions>({
       options: {
         ...(options.shell ? { shell: options.shell } : {}),
         scrubEnv: [...(options.scrubEnv ?? []), ...configuredKeyEnv(kernel)],
+        ...(options.environment ? { environment: { ...options.environment } } : {}),
         ...(options.maxOutputChars ? { maxOutputChars: options.maxOutputChars } : {}),
       },
       timeoutMs: (input) => limit(input) + RUNTIME_MARGIN_MS,
-      summarize: (input) => String(input.description ?? input.command ?? ''),
-      prepare: (_input, context) => {
-        const wrap = sandboxFor();
+      summarize: (input) => `${String(input.description ?? input.command ?? '')}${input.network === true ? ' (with network)' : ''}`,
+      prepare: (input, context): PrepareOutcome => {
+        const withNetwork = input.network === true;
+        const wrap = sandboxFor(withNetwork);
         if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
-        return { state: { cwd: cwds.get(key(context)) ?? realPath(kernel.cwd), ...(wrap ? { sandbox: wrap } : {}) } };
+        const cwd = cwds.get(key(context)) ?? realPath(kernel.cwd);
+        // The guard in the worker watches the same control paths the mounts protect.
+        if (!wrap) return { state: { cwd } };
+        return { state: { cwd, sandbox: wrap, control: controlPaths(kernel), network: withNetwork || sandbox.network } };
       },
       settle: (result, _input, context) => {
         const cwd = result.metadata?.cwd;
@@ -104,6 +130,12 @@ function hiddenData(kernel: Kernel): string[] {
   return isInside(realPath(kernel.projectRoot), realPath(data)) ? [] : [data];
 }
 
+/** The control paths of the project (its config searched from the agent's directory up), as plain data for the sandbox and the worker. */
+function controlPaths(kernel: Kernel) {
+  const root = realPath(kernel.projectRoot);
+  return kernel.controlFiles.paths(root, realPath(kernel.cwd)).map(({ path, why, dir }) => ({ path, why, dir }));
+}
+
 /** The `assistant doctor` line: what Bash commands run under. */
 function sandboxCheck(settings: SandboxSettings) {
   if (settings.mode === 'off') return { ok: true, detail: 'off: Bash commands run unconfined (sandbox: off)' };
@@ -112,6 +144,13 @@ function sandboxCheck(settings: SandboxSettings) {
     const required = settings.mode === 'required';
     return { ok: false, fatal: required, detail: `${probe.reason}; ${required ? 'sandbox: required, so Bash commands will not run' : 'Bash commands run without an OS sandbox (sandbox: auto)'}` };
   }
-  const allowed = [`the project and ${settings.writable.length ? `${settings.writable.join(', ')} and ` : ''}the temp directory writable`, settings.network ? 'network on' : 'network off', 'secrets hidden'];
+  const allowed = [
+    probe.userNamespace ? 'no capabilities, even as root (own user namespace, no nested one)' : 'no capabilities, even as root (no user namespace here)',
+    'own session and PID namespace',
+    `the project and ${settings.writable.length ? `${settings.writable.join(', ')} and ` : ''}the temp directory writable`,
+    "the agent's control files read-only (changes undone)",
+    settings.network ? 'network on' : 'network off (network: true asks the user)',
+    'secrets hidden',
+  ];
   return { ok: true, detail: `${probe.version}: Bash commands run sandboxed (${allowed.join(', ')}; sandbox: ${settings.mode})` };
 }

@@ -1,0 +1,121 @@
+/**
+ * The second line behind control-mounts.ts, run in the worker around each sandboxed command: the
+ * state of every control path (and of the folders leading to it) is taken before the command and
+ * compared after. What appeared is removed, a file that changed gets its old content back, and the
+ * command's result becomes an error that names each path, so the model sees the change was undone.
+ * It covers what a bind cannot: control files that did not exist yet (`.assistantrc`,
+ * `.assistant/settings.local.json`, `.mcp.json`), and symlinks swapped for files.
+ */
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ControlEntry } from './control-mounts.js';
+
+/** Files larger than this are compared by identity and size only (control files are small). */
+const MAX_KEPT_BYTES = 1 << 20;
+
+interface PathState {
+  kind: 'missing' | 'file' | 'dir' | 'symlink' | 'other';
+  ino?: number;
+  dev?: number;
+  size?: number;
+  mode?: number;
+  content?: Buffer;
+  target?: string;
+}
+
+export interface ControlChange {
+  path: string;
+  why: string;
+  /** What the command did, in words. */
+  what: string;
+  /** Whether the old state is back. */
+  restored: boolean;
+}
+
+function stateOf(path: string): PathState {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return { kind: 'missing' };
+  }
+  const base = { ino: stat.ino, dev: stat.dev, mode: stat.mode & 0o7777, size: stat.size };
+  if (stat.isSymbolicLink()) return { kind: 'symlink', ...base, target: readlinkSync(path) };
+  if (stat.isDirectory()) return { kind: 'dir', ...base, size: undefined };
+  if (!stat.isFile()) return { kind: 'other', ...base };
+  let content: Buffer | undefined;
+  try {
+    if (stat.size <= MAX_KEPT_BYTES) content = readFileSync(path);
+  } catch {
+    // Unreadable: judged by identity and size.
+  }
+  return { kind: 'file', ...base, content };
+}
+
+function same(a: PathState, b: PathState): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'missing') return true;
+  if (a.ino !== b.ino || a.dev !== b.dev) return false;
+  // A folder is judged by identity only: what else it holds is the user's work.
+  if (a.kind === 'dir') return true;
+  if (a.mode !== b.mode) return false;
+  if (a.kind === 'symlink') return a.target === b.target;
+  if (a.kind === 'file') return a.size === b.size && (!a.content || !b.content || a.content.equals(b.content));
+  return true;
+}
+
+/** Puts `before` back at `path`; false when it cannot (a folder that went away). */
+function restore(path: string, before: PathState): boolean {
+  try {
+    if (before.kind === 'missing') {
+      rmSync(path, { recursive: true, force: true });
+      return true;
+    }
+    if (before.kind === 'file' && before.content) {
+      rmSync(path, { recursive: true, force: true });
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, before.content, { mode: before.mode });
+      return true;
+    }
+    if (before.kind === 'symlink' && before.target !== undefined) {
+      rmSync(path, { recursive: true, force: true });
+      mkdirSync(dirname(path), { recursive: true });
+      symlinkSync(before.target, path);
+      return true;
+    }
+  } catch {
+    // Reported as not restored.
+  }
+  return false;
+}
+
+const describe = (before: PathState, after: PathState) =>
+  before.kind === 'missing' ? `created it (${after.kind === 'dir' ? 'a folder' : 'a file'})` : after.kind === 'missing' ? 'removed it' : before.kind !== after.kind ? `replaced it with ${after.kind === 'dir' ? 'a folder' : `a ${after.kind}`}` : 'changed it';
+
+/** The state of the control paths now; `check` compares, undoes and lists the changes. */
+export function watchControlPaths(controls: readonly ControlEntry[]): { check(): ControlChange[] } {
+  // Folders on the way count too: a swapped `.git` steers git as much as a rewritten `.git/config`.
+  const watched = new Map<string, { why: string; before: PathState }>();
+  for (const control of controls) {
+    for (let dir = dirname(control.path); dir !== dirname(dir) && !watched.has(dir); dir = dirname(dir))
+      watched.set(dir, { why: `it leads to ${control.path} (${control.why})`, before: stateOf(dir) });
+    watched.set(control.path, { why: control.why, before: stateOf(control.path) });
+  }
+  return {
+    check() {
+      const changes: ControlChange[] = [];
+      // Shallow first: restoring a folder's absence removes whatever was made inside it.
+      const order = [...watched].sort(([a], [b]) => a.length - b.length);
+      const undone = new Set<string>();
+      for (const [path, { why, before }] of order) {
+        if ([...undone].some((u) => path.startsWith(`${u}/`))) continue;
+        const after = stateOf(path);
+        if (same(before, after)) continue;
+        const restored = restore(path, before);
+        if (restored && before.kind === 'missing') undone.add(path);
+        changes.push({ path, why, what: describe(before, after), restored });
+      }
+      return changes;
+    },
+  };
+}

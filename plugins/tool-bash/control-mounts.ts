@@ -1,0 +1,80 @@
+/**
+ * How the sandbox keeps the agent's control files (its config, `.assistant/`, `.mcp.json`, git
+ * hooks and config, the user's assistant directories) out of a command's reach. A read-only bind
+ * stops writes to a file that exists, and a mount point cannot be renamed or removed (EBUSY); so
+ * every existing control path is bound read-only and every directory on the way to one, below the
+ * writable root that holds it, is pinned (bound onto itself), so `mv .git .g && mkdir .git` fails.
+ * A control path that does not exist yet cannot be bound without creating it in the user's tree:
+ * control-guard.ts notices it appearing and removes it after the command.
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative } from 'node:path';
+
+/** A control path as the sandbox sees it (plain data: it also crosses to the worker). */
+export interface ControlEntry {
+  path: string;
+  why: string;
+  dir: boolean;
+}
+
+export interface ControlMounts {
+  /** Directories bound onto themselves, shallowest first: they can no longer be renamed. */
+  pinned: string[];
+  /** Existing control paths (symlinks resolved), bound read-only. */
+  readOnly: string[];
+}
+
+const inside = (path: string, root: string) => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+const kind = (path: string) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
+const real = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The mounts that protect `controls` when `writable` roots (real paths) are writable. Paths under
+ * `hidden` stay hidden (a bind would show them again); a control folder holding the project itself
+ * (a project kept in the data directory) is left writable, or the project would be read-only.
+ */
+export function controlMounts(controls: readonly ControlEntry[], writable: readonly string[], projectRoot: string, hidden: readonly string[]): ControlMounts {
+  const pinned = new Set<string>();
+  const readOnly = new Set<string>();
+  for (const control of controls) {
+    // Resolve the folder part only: the last component is judged as it is (a symlink, a file, missing).
+    const parent = real(dirname(control.path));
+    if (!parent) continue; // no folder on the way exists: nothing to bind, the guard watches for it
+    const path = `${parent}/${control.path.slice(dirname(control.path).length + 1)}`;
+    const root = writable.filter((w) => inside(path, w)).sort((a, b) => b.length - a.length)[0];
+    if (!root) continue; // not writable in the sandbox at all
+    if (hidden.some((h) => inside(path, h))) continue;
+    // Every folder between the writable root and the control path becomes a mount point.
+    for (let dir = dirname(path); dir !== root && inside(dir, root); dir = dirname(dir)) {
+      const stat = kind(dir);
+      if (stat?.isDirectory()) pinned.add(dir);
+      // A file where a folder is expected (`.git` of a worktree names the real git folder) steers too.
+      else if (stat) readOnly.add(dir);
+    }
+    const stat = kind(path);
+    if (!stat) continue;
+    const target = stat.isSymbolicLink() ? real(path) : path;
+    if (!target || !writable.some((w) => inside(target, w))) continue;
+    if (inside(projectRoot, target)) continue;
+    readOnly.add(target);
+  }
+  const depth = (p: string) => p.split('/').length;
+  return { pinned: [...pinned].sort((a, b) => depth(a) - depth(b)), readOnly: [...readOnly].sort((a, b) => depth(a) - depth(b)) };
+}
