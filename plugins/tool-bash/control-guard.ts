@@ -97,8 +97,11 @@ export function watchControlPaths(controls: readonly ControlEntry[]): { check():
   // Folders on the way count too: a swapped `.git` steers git as much as a rewritten `.git/config`.
   const watched = new Map<string, { why: string; before: PathState }>();
   for (const control of controls) {
-    for (let dir = dirname(control.path); dir !== dirname(dir) && !watched.has(dir); dir = dirname(dir))
-      watched.set(dir, { why: `it leads to ${control.path} (${control.why})`, before: stateOf(dir) });
+    // Folders that do not exist yet are left alone (a new ~/.cache is not the agent's): the control path below is watched.
+    for (let dir = dirname(control.path); dir !== dirname(dir) && !watched.has(dir); dir = dirname(dir)) {
+      const before = stateOf(dir);
+      if (before.kind !== 'missing') watched.set(dir, { why: `it leads to ${control.path} (${control.why})`, before });
+    }
     watched.set(control.path, { why: control.why, before: stateOf(control.path) });
   }
   return {

@@ -1,0 +1,89 @@
+// The Bash sandbox holds whoever runs the agent: root (CI, containers, dev containers) keeps no
+// capabilities inside, so mounts cannot be undone; the agent's control files stay out of reach,
+// including ones that do not exist yet. Each point runs through the real Bash tool in its own
+// process, as root and as an unprivileged user.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { probeSandbox } from '../../dist/plugins/tool-bash/sandbox.js';
+import { makeProject, tempDir, userDirsUnder, writeFiles } from '../support/project.js';
+import { mustHaveTools } from './helpers.js';
+
+const RUNNER = new URL('./fixtures/bash-runner.mjs', import.meta.url).pathname;
+const PROBE = new URL('./fixtures/sandbox-probe.sh', import.meta.url).pathname;
+const NOBODY = 65534;
+
+const probe = probeSandbox();
+const isRoot = process.getuid?.() === 0;
+const canSetpriv = isRoot && spawnSync('setpriv', ['--version']).status === 0;
+if (!probe.available && !mustHaveTools) console.warn(`the sandbox-as-root tests are skipped: ${probe.reason}`);
+if (!isRoot && !mustHaveTools) console.warn('the runs as root and as nobody need the tests to run as root (CI does); only the current user is tested');
+const sandboxed = describe.skipIf(!probe.available && !mustHaveTools);
+
+interface RunResult {
+  text: string;
+  isError: boolean;
+  metadata: Record<string, unknown> | null;
+}
+
+/** The users the agent is run as: whoever runs the tests, and nobody when we are root. */
+const users: Array<{ name: string; uid?: number }> = [{ name: isRoot ? 'root' : 'the current user' }, ...(canSetpriv || mustHaveTools ? [{ name: 'nobody', uid: NOBODY }] : [])];
+
+/** A home with secrets and the user's assistant directories, and a project with every control file, owned by `uid`. */
+function world(uid: number | undefined, files: Record<string, string> = {}) {
+  const home = tempDir('assistant-home-');
+  const dirs = userDirsUnder(home);
+  writeFiles(home, { '.ssh/id_ed25519': 'PRIVATE KEY', '.netrc': 'machine example.com password hunter2' });
+  writeFiles(dirs.ASSISTANT_CONFIG_DIR!, { 'config.json': '{}' });
+  writeFiles(join(dirs.XDG_CACHE_HOME!, 'assistant'), { 'schema.js': 'module.exports = {}' });
+  const root = makeProject(files);
+  copyFileSync(PROBE, join(root, 'probe.sh'));
+  if (uid !== undefined) for (const dir of [home, root]) chownTree(dir, uid);
+  return { home, root, env: dirs, config: dirs.ASSISTANT_CONFIG_DIR!, cache: join(dirs.XDG_CACHE_HOME!, 'assistant') };
+}
+
+function chownTree(path: string, uid: number) {
+  chownSync(path, uid, uid);
+  if (statSync(path).isDirectory()) for (const name of readdirSync(path)) chownTree(join(path, name), uid);
+}
+
+/** Runs Bash inputs through the real tool in a fresh agent process, as `uid` when given. */
+function runAgent(uid: number | undefined, job: { root: string; env: Record<string, string>; commands: Array<Record<string, unknown>>; config?: unknown; mode?: string; permissions?: boolean; extraEnv?: Record<string, string> }): RunResult[] {
+  const argv = [process.execPath, RUNNER, JSON.stringify({ config: { sandbox: 'required' }, ...job })];
+  const [file, ...args] = uid === undefined ? argv : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', ...argv];
+  const run = spawnSync(file!, args, { cwd: job.root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...job.env, ...job.extraEnv } });
+  if (run.status !== 0) throw new Error(`the agent process failed (${run.status}): ${run.stderr}`);
+  return JSON.parse(run.stdout) as RunResult[];
+}
+
+const CONTROL_FILES = {
+  '.assistantrc': '{}',
+  '.assistant/settings.json': '{}',
+  '.mcp.json': '{"mcpServers":{}}',
+  'package.json': '{"name":"p","assistant":{}}',
+  'ASSISTANT.md': 'Be careful.\n',
+  '.git/config': '[core]\n\tbare = false\n',
+  '.git/hooks/pre-push.sample': '#!/bin/sh\n',
+  '.gitmodules': '',
+  '.env': 'API_KEY=sk-live',
+};
+
+sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
+  it('refuses every line of the escape probe, run in bypass mode', () => {
+    const { root, env, config, cache } = world(uid, CONTROL_FILES);
+    const before = Object.fromEntries(Object.keys(CONTROL_FILES).map((p) => [p, readFileSync(join(root, p), 'utf8')]));
+    const [result] = runAgent(uid, { root, env, mode: 'bypass', permissions: true, commands: [{ command: `bash ./probe.sh {{AGENT_PID}} '${config}' '${cache}'` }] });
+    if (process.env.SHOW_PROBE) console.log(result!.text);
+    const lines = result!.text.split('\n').filter((l) => /^(held|ESCAPED): /.test(l));
+    expect(result!.metadata?.sandboxed).toBe(true);
+    expect(lines.length).toBeGreaterThan(40);
+    expect(lines.filter((l) => l.startsWith('ESCAPED'))).toEqual([]);
+    // And the machine agrees: nothing changed, nothing appeared.
+    for (const [path, content] of Object.entries(before)) expect(readFileSync(join(root, path), 'utf8')).toBe(content);
+    for (const made of ['moved-rc', 'moved-assistant', 'moved-git', 'linked-rc', '.git/hooks/pre-commit', '.assistant/settings.local.json']) expect(existsSync(join(root, made))).toBe(false);
+    expect(existsSync('/etc/assistant-probe')).toBe(false);
+    expect(readFileSync(join(config, 'config.json'), 'utf8')).toBe('{}');
+    expect(readFileSync(join(cache, 'schema.js'), 'utf8')).toBe('module.exports = {}');
+  });
+});
