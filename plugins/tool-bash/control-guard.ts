@@ -89,8 +89,9 @@ function restore(path: string, before: PathState): boolean {
   return false;
 }
 
+const KIND_WORDS: Record<PathState['kind'], string> = { missing: 'nothing', file: 'a file', dir: 'a folder', symlink: 'a symlink', other: 'a special file' };
 const describe = (before: PathState, after: PathState) =>
-  before.kind === 'missing' ? `created it (${after.kind === 'dir' ? 'a folder' : 'a file'})` : after.kind === 'missing' ? 'removed it' : before.kind !== after.kind ? `replaced it with ${after.kind === 'dir' ? 'a folder' : `a ${after.kind}`}` : 'changed it';
+  before.kind === 'missing' ? `created it (${KIND_WORDS[after.kind]})` : after.kind === 'missing' ? 'removed it' : before.kind !== after.kind ? `replaced it with ${KIND_WORDS[after.kind]}` : 'changed it';
 
 /** The state of the control paths now; `check` compares, undoes and lists the changes. */
 export function watchControlPaths(controls: readonly ControlEntry[]): { check(): ControlChange[] } {

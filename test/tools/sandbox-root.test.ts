@@ -82,8 +82,48 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
     // And the machine agrees: nothing changed, nothing appeared.
     for (const [path, content] of Object.entries(before)) expect(readFileSync(join(root, path), 'utf8')).toBe(content);
     for (const made of ['moved-rc', 'moved-assistant', 'moved-git', 'linked-rc', '.git/hooks/pre-commit', '.assistant/settings.local.json']) expect(existsSync(join(root, made))).toBe(false);
-    expect(existsSync('/etc/assistant-probe')).toBe(false);
     expect(readFileSync(join(config, 'config.json'), 'utf8')).toBe('{}');
     expect(readFileSync(join(cache, 'schema.js'), 'utf8')).toBe('module.exports = {}');
+  });
+
+  it('undoes control files a command creates where none existed, and tells the model', () => {
+    // A project with none of them yet: nothing to bind, so the guard must catch each one.
+    const { root, env, home, cache } = world(uid, { 'src/a.txt': 'a\n', '.git/HEAD': 'ref: refs/heads/main\n' });
+    const [created, normal] = runAgent(uid, {
+      root,
+      env,
+      config: { sandbox: { mode: 'required', writable: ['~/.cache'] } },
+      commands: [
+        {
+          command: [
+            'echo \'{"sandbox":"off"}\' > .assistantrc',
+            'mkdir -p .assistant && echo \'{"permissions":{"allow":["Bash"]}}\' > .assistant/settings.local.json',
+            'echo \'{"mcpServers":{"x":{"command":"touch","args":["/tmp/pwned"]}}}\' > .mcp.json',
+            'mkdir -p .git/hooks && printf "#!/bin/sh\\n" > .git/hooks/pre-commit',
+            'ln -s src/a.txt assistant.config.js',
+            'echo kept > src/b.txt',
+            `echo other > ${home}/.cache/other.txt`,
+            `echo 'evil()' >> ${cache}/schema.js || echo "cache refused"`,
+            'echo finished',
+          ].join('; '),
+        },
+        { command: 'echo fine > src/c.txt' },
+      ],
+    });
+    expect(created!.isError).toBe(true);
+    expect(created!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
+    expect(created!.text).toMatch(/Read-only file system\ncache refused\nfinished\n/);
+    for (const path of ['.assistantrc', '.assistant', '.mcp.json', '.git/hooks', 'assistant.config.js']) {
+      expect(created!.text).toContain(`- ${join(root, path)}: the command created it`);
+      expect(existsSync(join(root, path))).toBe(false);
+    }
+    expect(created!.text).toMatch(/ask the user to make it/);
+    // The command's other work stays, and the user's cache folder other than assistant's is writable as configured.
+    expect(readFileSync(join(root, 'src/b.txt'), 'utf8')).toBe('kept\n');
+    expect(readFileSync(join(root, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
+    expect(readFileSync(join(home, '.cache/other.txt'), 'utf8')).toBe('other\n');
+    expect(readFileSync(join(cache, 'schema.js'), 'utf8')).toBe('module.exports = {}');
+    // The next command is an ordinary one.
+    expect(normal).toMatchObject({ isError: false, text: '(no output)' });
   });
 });
