@@ -32,6 +32,14 @@ export interface ControlPath {
   why: string;
   /** A folder: everything below it counts. */
   dir: boolean;
+  /** Set on a file listed by `paths(..., { pending: true })` that lacks this key now: it becomes a control file by gaining it. */
+  whileKey?: string;
+}
+
+/** What `paths` lists besides the control files of now. */
+export interface ControlPathOptions {
+  /** Also files that count only while they have a key and lack it now (package.json without `assistant`): a command could add it. */
+  pending?: boolean;
 }
 
 /** The registry of control files on a kernel. */
@@ -41,7 +49,7 @@ export interface ControlFiles {
   /** Everything declared, in order. */
   list(): readonly ControlFile[];
   /** The control paths of a project, for directories from `cwd` up to `projectRoot`; files with `whileKey` only while they have the key. */
-  paths(projectRoot: string, cwd?: string): ControlPath[];
+  paths(projectRoot: string, cwd?: string, options?: ControlPathOptions): ControlPath[];
   /** Why `absolute` (resolved) is a control file of the project, or undefined when it is not one. */
   reason(absolute: string, projectRoot: string, cwd?: string): string | undefined;
 }
@@ -113,7 +121,7 @@ export function createControlFiles(env: NodeJS.ProcessEnv = process.env): Contro
       declared.push({ ...file });
     },
     list: () => declared,
-    paths(projectRoot, cwd = projectRoot) {
+    paths(projectRoot, cwd = projectRoot, options = {}) {
       const root = resolve(projectRoot);
       const out: ControlPath[] = [];
       const seen = new Set<string>();
@@ -122,9 +130,10 @@ export function createControlFiles(env: NodeJS.ProcessEnv = process.env): Contro
         for (const base of bases) {
           const path = base ? join(base, file.path) : file.path;
           if (seen.has(path)) continue;
-          if (file.whileKey && !hasKey(path, file.whileKey)) continue;
+          const pending = !!file.whileKey && !hasKey(path, file.whileKey);
+          if (pending && !options.pending) continue;
           seen.add(path);
-          out.push({ path, why: file.why, dir: !!file.dir });
+          out.push({ path, why: file.why, dir: !!file.dir, ...(pending ? { whileKey: file.whileKey } : {}) });
         }
       }
       return out;

@@ -23,6 +23,25 @@ interface PathState {
   target?: string;
 }
 
+/** Whether a JSON file's content has `key` at the top (how the config loader takes package.json). */
+function hasKey(content: Buffer | undefined, key: string): boolean {
+  try {
+    const value = content ? (JSON.parse(content.toString('utf8')) as unknown) : undefined;
+    return !!value && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key);
+  } catch {
+    return false;
+  }
+}
+
+/** The file's content through symlinks, as the loader would read it, whatever its size. */
+function readIfAny(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ControlChange {
   path: string;
   why: string;
@@ -96,14 +115,14 @@ const describe = (before: PathState, after: PathState) =>
 /** The state of the control paths now; `check` compares, undoes and lists the changes. */
 export function watchControlPaths(controls: readonly ControlEntry[]): { check(): ControlChange[] } {
   // Folders on the way count too: a swapped `.git` steers git as much as a rewritten `.git/config`.
-  const watched = new Map<string, { why: string; before: PathState }>();
+  const watched = new Map<string, { why: string; before: PathState; whileKey?: string }>();
   for (const control of controls) {
     // Folders that do not exist yet are left alone (a new ~/.cache is not the agent's): the control path below is watched.
     for (let dir = dirname(control.path); dir !== dirname(dir) && !watched.has(dir); dir = dirname(dir)) {
       const before = stateOf(dir);
       if (before.kind !== 'missing') watched.set(dir, { why: `it leads to ${control.path} (${control.why})`, before });
     }
-    watched.set(control.path, { why: control.why, before: stateOf(control.path) });
+    watched.set(control.path, { why: control.why, before: stateOf(control.path), whileKey: control.whileKey });
   }
   return {
     check() {
@@ -111,13 +130,16 @@ export function watchControlPaths(controls: readonly ControlEntry[]): { check():
       // Shallow first: restoring a folder's absence removes whatever was made inside it.
       const order = [...watched].sort(([a], [b]) => a.length - b.length);
       const undone = new Set<string>();
-      for (const [path, { why, before }] of order) {
+      for (const [path, { why, before, whileKey }] of order) {
         if ([...undone].some((u) => path.startsWith(`${u}/`))) continue;
         const after = stateOf(path);
         if (same(before, after)) continue;
+        // package.json may change (npm install); it may not start steering the agent.
+        if (whileKey && !hasKey(readIfAny(path), whileKey)) continue;
         const restored = restore(path, before);
         if (restored && before.kind === 'missing') undone.add(path);
-        changes.push({ path, why, what: describe(before, after), restored });
+        const what = whileKey ? `gave it an "${whileKey}" key, which makes it ${why}` : describe(before, after);
+        changes.push({ path, why, what, restored });
       }
       return changes;
     },

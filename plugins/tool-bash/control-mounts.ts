@@ -15,6 +15,8 @@ export interface ControlEntry {
   path: string;
   why: string;
   dir: boolean;
+  /** Not a control file yet: it becomes one by gaining this key (package.json and `assistant`). Watched, not bound. */
+  whileKey?: string;
 }
 
 export interface ControlMounts {
@@ -53,16 +55,19 @@ const real = (path: string) => {
 export function controlMounts(controls: readonly ControlEntry[], writable: readonly string[], projectRoot: string, hidden: readonly string[]): ControlMounts {
   const pinned = new Set<string>();
   const readOnly = new Set<string>();
+  const roots = new Set(writable);
   for (const control of controls) {
+    if (control.whileKey) continue; // the project's own package.json stays writable (npm install) until it steers the agent
     // Resolve the folder part only: the last component is judged as it is (a symlink, a file, missing).
     const parent = real(dirname(control.path));
     if (!parent) continue; // no folder on the way exists: nothing to bind, the guard watches for it
     const path = `${parent}/${control.path.slice(dirname(control.path).length + 1)}`;
-    const root = writable.filter((w) => inside(path, w)).sort((a, b) => b.length - a.length)[0];
-    if (!root) continue; // not writable in the sandbox at all
+    if (!writable.some((w) => inside(path, w))) continue; // not writable in the sandbox at all
     if (hidden.some((h) => inside(path, h))) continue;
-    // Every folder between the writable root and the control path becomes a mount point.
-    for (let dir = dirname(path); dir !== root && inside(dir, root); dir = dirname(dir)) {
+    // Every writable folder on the way becomes a mount point, up to the top: renaming the project's
+    // parent (with `writable: ["~"]`) and rebuilding the path must fail as surely as renaming `.git`.
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+      if (roots.has(dir) || !writable.some((w) => inside(dir, w)) || hidden.some((h) => inside(dir, h))) continue;
       const stat = kind(dir);
       if (stat?.isDirectory()) pinned.add(dir);
       // A file where a folder is expected (`.git` of a worktree names the real git folder) steers too.

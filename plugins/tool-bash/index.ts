@@ -47,7 +47,7 @@ export default definePlugin<ToolBashOptions>({
     const sandbox = sandboxSettings(kernel.config.sandbox);
     let warned = false;
     /** The bwrap command line for the next command (with network for this one when asked), nothing when it runs unsandboxed, or the refusal. */
-    const sandboxFor = (withNetwork = false): string[] | Error | undefined => {
+    const sandboxFor = (withNetwork = false, shellCwd?: string): string[] | Error | undefined => {
       if (sandbox.mode === 'off') return undefined;
       const probe = probeSandbox();
       if (!probe.available) {
@@ -57,7 +57,7 @@ export default definePlugin<ToolBashOptions>({
         return undefined;
       }
       const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
-      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control: controlPaths(kernel) });
+      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control: controlPaths(kernel, shellCwd) });
     };
     /** Whether commands run sandboxed without network, so `network: true` means something. */
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
@@ -103,12 +103,12 @@ export default definePlugin<ToolBashOptions>({
       summarize: (input) => `${String(input.description ?? input.command ?? '')}${input.network === true ? ' (with network)' : ''}`,
       prepare: (input, context): PrepareOutcome => {
         const withNetwork = input.network === true;
-        const wrap = sandboxFor(withNetwork);
-        if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
         const cwd = cwds.get(key(context)) ?? realPath(kernel.cwd);
-        // The guard in the worker watches the same control paths the mounts protect.
+        const wrap = sandboxFor(withNetwork, cwd);
+        if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
         if (!wrap) return { state: { cwd } };
-        return { state: { cwd, sandbox: wrap, control: controlPaths(kernel), network: withNetwork || sandbox.network } };
+        // The guard in the worker watches the same control paths the mounts protect.
+        return { state: { cwd, sandbox: wrap, control: controlPaths(kernel, cwd), network: withNetwork || sandbox.network } };
       },
       settle: (result, _input, context) => {
         const cwd = result.metadata?.cwd;
@@ -131,9 +131,14 @@ function hiddenData(kernel: Kernel): string[] {
 }
 
 /** The control paths of the project (its config searched from the agent's directory up), as plain data for the sandbox and the worker. */
-function controlPaths(kernel: Kernel) {
+function controlPaths(kernel: Kernel, shellCwd?: string) {
   const root = realPath(kernel.projectRoot);
-  return kernel.controlFiles.paths(root, realPath(kernel.cwd)).map(({ path, why, dir }) => ({ path, why, dir }));
+  // From where the agent started (what the config loader reads) and from where the shell is now (memory files of that folder).
+  const starts = [...new Set([realPath(kernel.cwd), ...(shellCwd ? [shellCwd] : [])])];
+  const byPath = new Map<string, { path: string; why: string; dir: boolean; whileKey?: string }>();
+  for (const start of starts)
+    for (const { path, why, dir, whileKey } of kernel.controlFiles.paths(root, start, { pending: true })) if (!byPath.has(path)) byPath.set(path, { path, why, dir, ...(whileKey ? { whileKey } : {}) });
+  return [...byPath.values()];
 }
 
 /** The `assistant doctor` line: what Bash commands run under. */

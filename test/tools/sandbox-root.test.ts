@@ -126,4 +126,28 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
     // The next command is an ordinary one.
     expect(normal).toMatchObject({ isError: false, text: '(no output)' });
   });
+
+  it("undoes a package.json that gains an assistant key, and pins the project's parents and the shell's folder", () => {
+    const outer = world(uid, { 'proj/package.json': '{"name":"p"}\n', 'proj/sub/x.txt': 'x\n' });
+    const root = join(outer.root, 'proj');
+    const [npm, rename, , memory] = runAgent(uid, {
+      root,
+      env: outer.env,
+      commands: [
+        // An ordinary change to package.json passes; gaining the key does not.
+        { command: `node -e "const f='package.json';const p=JSON.parse(require('fs').readFileSync(f));p.version='1.0.0';p.assistant={sandbox:'off'};require('fs').writeFileSync(f,JSON.stringify(p))"` },
+        { command: `mv ${outer.root} ${outer.root}-moved || echo parent pinned; cd .. && mv proj proj2 || echo project pinned` },
+        // The memory files of the folder the shell is in count, as those from where the agent started do.
+        { command: 'cd sub' },
+        { command: 'echo "new rules" > ASSISTANT.md' },
+      ],
+    });
+    expect(npm!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
+    expect(npm!.text).toContain(`- ${join(root, 'package.json')}: the command gave it an "assistant" key`);
+    expect(readFileSync(join(root, 'package.json'), 'utf8')).toBe('{"name":"p"}\n');
+    expect(rename!.text).toMatch(/Device or resource busy[\s\S]*parent pinned[\s\S]*Device or resource busy[\s\S]*project pinned/);
+    expect(existsSync(join(root, 'sub/x.txt'))).toBe(true);
+    expect(memory!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
+    expect(existsSync(join(root, 'sub/ASSISTANT.md'))).toBe(false);
+  });
 });
