@@ -149,13 +149,12 @@ function sandboxCheck(settings: SandboxSettings) {
     const required = settings.mode === 'required';
     return { ok: false, fatal: required, detail: `${probe.reason}; ${required ? 'sandbox: required, so Bash commands will not run' : 'Bash commands run without an OS sandbox (sandbox: auto)'}` };
   }
-  const allowed = [
-    probe.userNamespace ? 'no capabilities, even as root (own user namespace, no nested one)' : 'no capabilities, even as root (no user namespace here)',
-    'own session and PID namespace',
-    `the project and ${settings.writable.length ? `${settings.writable.join(', ')} and ` : ''}the temp directory writable`,
+  const parts = [
+    `no capabilities even as root, ${probe.userNamespace ? 'own user namespace (none nested)' : 'no user namespace here'}, own session and PID namespace`,
+    `writable: the project, ${settings.writable.length ? `${settings.writable.join(', ')}, ` : ''}the temp directory`,
     "the agent's control files read-only (changes undone)",
     settings.network ? 'network on' : 'network off (network: true asks the user)',
     'secrets hidden',
   ];
-  return { ok: true, detail: `${probe.version}: Bash commands run sandboxed (${allowed.join(', ')}; sandbox: ${settings.mode})` };
+  return { ok: true, detail: `${probe.version}: Bash commands run sandboxed: ${parts.join('; ')} (sandbox: ${settings.mode})` };
 }

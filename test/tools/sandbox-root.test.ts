@@ -7,7 +7,8 @@ import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync,
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../dist/plugins/tool-bash/sandbox.js';
-import { makeProject, tempDir, userDirsUnder, writeFiles } from '../support/project.js';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv, makeProject, tempDir, userDirsUnder, writeFiles } from '../support/project.js';
 import { mustHaveTools } from './helpers.js';
 
 const RUNNER = new URL('./fixtures/bash-runner.mjs', import.meta.url).pathname;
@@ -149,5 +150,14 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
     expect(existsSync(join(root, 'sub/x.txt'))).toBe(true);
     expect(memory!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
     expect(existsSync(join(root, 'sub/ASSISTANT.md'))).toBe(false);
+  });
+});
+
+sandboxed('assistant doctor', () => {
+  it('says what the sandbox guarantees', async () => {
+    const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: { mode: 'required', writable: ['~/.cache'] } }) });
+    const doctor = await runCli(['doctor'], { cwd: root, env: isolatedEnv(), timeoutMs: 60_000 });
+    const line = doctor.stdout.split('\n').find((l) => l.includes('sandbox:'));
+    expect(line).toMatch(/^ok {4}sandbox: bubblewrap .*: Bash commands run sandboxed: no capabilities even as root, own user namespace \(none nested\), own session and PID namespace; writable: the project, ~\/\.cache, the temp directory; the agent's control files read-only \(changes undone\); network off \(network: true asks the user\); secrets hidden \(sandbox: required\)$/);
   });
 });
