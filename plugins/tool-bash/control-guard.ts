@@ -6,8 +6,8 @@
  * It covers what a bind cannot: control files that did not exist yet (`.assistantrc`,
  * `.assistant/settings.local.json`, `.mcp.json`), and symlinks swapped for files.
  */
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { lstatSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import type { ControlEntry } from './control-mounts.js';
 
 /** Files larger than this are compared by identity and size only (control files are small). */
@@ -83,22 +83,63 @@ function same(a: PathState, b: PathState): boolean {
   return true;
 }
 
-/** Puts `before` back at `path`; false when it cannot (a folder that went away). */
-function restore(path: string, before: PathState): boolean {
+/** The nearest folder above `path` that exists, as named and as resolved: the guard touches nothing if the way there changed. */
+interface Anchor {
+  dir: string;
+  real: string;
+}
+
+function anchorOf(path: string): Anchor | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    try {
+      return { dir, real: realpathSync(dir) };
+    } catch {
+      if (dirname(dir) === dir) return undefined;
+    }
+  }
+}
+
+/**
+ * Makes sure undoing at `path` stays where it was meant to: the anchor still resolves as before, and
+ * a folder the command made on the way that is a symlink (`.git -> /somewhere`) is removed itself
+ * rather than followed. Returns false when nothing may be touched.
+ */
+function wayIsSafe(path: string, anchor: Anchor | undefined): boolean {
+  if (!anchor) return false;
   try {
+    if (realpathSync(anchor.dir) !== anchor.real) return false;
+  } catch {
+    return false;
+  }
+  let dir = anchor.dir;
+  for (const part of relative(anchor.dir, dirname(path)).split(sep).filter(Boolean)) {
+    dir = join(dir, part);
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (!stat) return true; // nothing below exists
+    // Made by the command (it did not exist before): a link or file here is removed, not followed.
+    if (!stat.isDirectory()) {
+      rmSync(dir, { force: true });
+      return true;
+    }
+  }
+  return true;
+}
+
+/** Puts `before` back at `path`; false when it cannot (a folder that went away, a way that changed). */
+function restore(path: string, before: PathState, anchor: Anchor | undefined): boolean {
+  try {
+    if (!wayIsSafe(path, anchor)) return false;
     if (before.kind === 'missing') {
       rmSync(path, { recursive: true, force: true });
       return true;
     }
     if (before.kind === 'file' && before.content) {
       rmSync(path, { recursive: true, force: true });
-      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, before.content, { mode: before.mode });
       return true;
     }
     if (before.kind === 'symlink' && before.target !== undefined) {
       rmSync(path, { recursive: true, force: true });
-      mkdirSync(dirname(path), { recursive: true });
       symlinkSync(before.target, path);
       return true;
     }
@@ -115,14 +156,14 @@ const describe = (before: PathState, after: PathState) =>
 /** The state of the control paths now; `check` compares, undoes and lists the changes. */
 export function watchControlPaths(controls: readonly ControlEntry[]): { check(): ControlChange[] } {
   // Folders on the way count too: a swapped `.git` steers git as much as a rewritten `.git/config`.
-  const watched = new Map<string, { why: string; before: PathState; whileKey?: string }>();
+  const watched = new Map<string, { why: string; before: PathState; anchor?: Anchor; whileKey?: string }>();
   for (const control of controls) {
     // Folders that do not exist yet are left alone (a new ~/.cache is not the agent's): the control path below is watched.
     for (let dir = dirname(control.path); dir !== dirname(dir) && !watched.has(dir); dir = dirname(dir)) {
       const before = stateOf(dir);
-      if (before.kind !== 'missing') watched.set(dir, { why: `it leads to ${control.path} (${control.why})`, before });
+      if (before.kind !== 'missing') watched.set(dir, { why: `it leads to ${control.path} (${control.why})`, before, anchor: anchorOf(dir) });
     }
-    watched.set(control.path, { why: control.why, before: stateOf(control.path), whileKey: control.whileKey });
+    watched.set(control.path, { why: control.why, before: stateOf(control.path), anchor: anchorOf(control.path), whileKey: control.whileKey });
   }
   return {
     check() {
@@ -130,13 +171,13 @@ export function watchControlPaths(controls: readonly ControlEntry[]): { check():
       // Shallow first: restoring a folder's absence removes whatever was made inside it.
       const order = [...watched].sort(([a], [b]) => a.length - b.length);
       const undone = new Set<string>();
-      for (const [path, { why, before, whileKey }] of order) {
+      for (const [path, { why, before, anchor, whileKey }] of order) {
         if ([...undone].some((u) => path.startsWith(`${u}/`))) continue;
         const after = stateOf(path);
         if (same(before, after)) continue;
         // package.json may change (npm install); it may not start steering the agent.
         if (whileKey && !hasKey(readIfAny(path), whileKey)) continue;
-        const restored = restore(path, before);
+        const restored = restore(path, before, anchor);
         if (restored && before.kind === 'missing') undone.add(path);
         const what = whileKey ? `gave it an "${whileKey}" key, which makes it ${why}` : describe(before, after);
         changes.push({ path, why, what, restored });

@@ -106,7 +106,10 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
             `echo other > ${home}/.cache/other.txt`,
             `echo 'evil()' >> ${cache}/schema.js || echo "cache refused"`,
             'echo finished',
-          ].join('; '),
+          ]
+            .join('; ')
+            // stderr into stdout, so the order of the lines is the order of events.
+            .replace(/^(.*)$/s, '{ $1; } 2>&1'),
         },
         { command: 'echo fine > src/c.txt' },
       ],
@@ -129,18 +132,21 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
   });
 
   it("undoes a package.json that gains an assistant key, and pins the project's parents and the shell's folder", () => {
-    const outer = world(uid, { 'proj/package.json': '{"name":"p"}\n', 'proj/sub/x.txt': 'x\n' });
+    const outer = world(uid, { 'proj/package.json': '{"name":"p"}\n', 'proj/sub/x.txt': 'x\n', 'victim/hooks/keep.txt': 'keep\n', 'victim/config': 'keep\n' });
     const root = join(outer.root, 'proj');
-    const [npm, rename, , memory] = runAgent(uid, {
+    const [npm, rename, , memory, link] = runAgent(uid, {
       root,
       env: outer.env,
       commands: [
         // An ordinary change to package.json passes; gaining the key does not.
         { command: `node -e "const f='package.json';const p=JSON.parse(require('fs').readFileSync(f));p.version='1.0.0';p.assistant={sandbox:'off'};require('fs').writeFileSync(f,JSON.stringify(p))"` },
-        { command: `mv ${outer.root} ${outer.root}-moved || echo parent pinned; cd .. && mv proj proj2 || echo project pinned` },
+        // stderr into stdout, so the order of the lines is the order of events.
+        { command: `{ mv ${outer.root} ${outer.root}-moved || echo parent pinned; cd .. && mv proj proj2 || echo project pinned; } 2>&1` },
         // The memory files of the folder the shell is in count, as those from where the agent started do.
         { command: 'cd sub' },
         { command: 'echo "new rules" > ASSISTANT.md' },
+        // A .git that is a link to somewhere else: undoing removes the link, never what it points to.
+        { command: `cd .. && ln -s ${outer.root}/victim .git` },
       ],
     });
     expect(npm!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
@@ -150,6 +156,10 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
     expect(existsSync(join(root, 'sub/x.txt'))).toBe(true);
     expect(memory!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
     expect(existsSync(join(root, 'sub/ASSISTANT.md'))).toBe(false);
+    expect(link!.text).toContain(`- ${join(root, '.git/hooks')}: the command created it`);
+    expect(existsSync(join(root, '.git'))).toBe(false);
+    expect(readFileSync(join(outer.root, 'victim/hooks/keep.txt'), 'utf8')).toBe('keep\n');
+    expect(readFileSync(join(outer.root, 'victim/config'), 'utf8')).toBe('keep\n');
   });
 });
 
