@@ -83,3 +83,22 @@ export function controlMounts(controls: readonly ControlEntry[], writable: reado
   const depth = (p: string) => p.split('/').length;
   return { pinned: [...pinned].sort((a, b) => depth(a) - depth(b)), readOnly: [...readOnly].sort((a, b) => depth(a) - depth(b)) };
 }
+
+/**
+ * The same protection as a list of paths for a profile that judges by path (macOS Seatbelt): every
+ * control path under a writable root, existing or not (a denial by path also stops its creation),
+ * and every folder on the way to one as the single path (so it cannot be renamed).
+ */
+export function controlDenials(controls: readonly ControlEntry[], writable: readonly string[]): Array<{ path: string; dir: boolean }> {
+  const out = new Map<string, boolean>();
+  const roots = new Set(writable);
+  for (const control of controls) {
+    if (control.whileKey) continue;
+    const parent = real(dirname(control.path)) ?? dirname(control.path);
+    const path = `${parent}/${control.path.slice(dirname(control.path).length + 1)}`;
+    if (!writable.some((w) => inside(path, w))) continue;
+    out.set(path, out.get(path) || control.dir);
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) if (!roots.has(dir) && writable.some((w) => inside(dir, w)) && !out.has(dir)) out.set(dir, false);
+  }
+  return [...out].map(([path, dir]) => ({ path, dir }));
+}

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError, type SandboxConfig } from '../../core/index.js';
-import { controlMounts, type ControlEntry } from './control-mounts.js';
+import { controlDenials, controlMounts, type ControlEntry } from './control-mounts.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -121,7 +121,7 @@ export function sandboxArgs(
       // Gone since it was listed: nothing to hide.
     }
   }
-  if ((options.platform ?? process.platform) === 'darwin') return seatbeltArgs({ writable, hidden, network: settings.network });
+  if ((options.platform ?? process.platform) === 'darwin') return seatbeltArgs({ writable, hidden, network: settings.network, readOnly: controlDenials(options.control ?? [], writable) });
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...CONFINE, ...((options.userNamespace ?? probeSandbox().userNamespace) ? USER_NAMESPACE : [])];
   if (!settings.network) args.push('--unshare-net');
   for (const path of writable) args.push('--bind', path, path);

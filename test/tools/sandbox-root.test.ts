@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeSandbox } from '../../dist/plugins/tool-bash/sandbox.js';
+import { probeSandbox, sandboxArgs } from '../../dist/plugins/tool-bash/sandbox.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir, userDirsUnder, writeFiles } from '../support/project.js';
 import { mustHaveTools } from './helpers.js';
@@ -169,5 +169,24 @@ sandboxed('assistant doctor', () => {
     const doctor = await runCli(['doctor'], { cwd: root, env: isolatedEnv(), timeoutMs: 60_000 });
     const line = doctor.stdout.split('\n').find((l) => l.includes('sandbox:'));
     expect(line).toMatch(/^ok {4}sandbox: bubblewrap .*: Bash commands run sandboxed: no capabilities even as root, (own user namespace \(none nested\)|no user namespace here), own session and PID namespace; writable: the project, ~\/\.cache, the temp directory; the agent's control files read-only \(changes undone\); network off \(network: true asks the user\); secrets hidden \(sandbox: required\)$/);
+  });
+});
+
+// macOS is not available here: the Seatbelt profile is checked as text (see sandbox.test.ts).
+describe('control files in the Seatbelt profile (untested on a Mac)', () => {
+  it('denies writing, creating and renaming control paths by path, existing or not', () => {
+    const root = makeProject({ '.git/config': '', '.assistant/settings.json': '{}' });
+    const control = [
+      { path: join(root, '.assistantrc'), why: 'config', dir: false },
+      { path: join(root, '.assistant'), why: 'settings', dir: true },
+      { path: join(root, '.git/config'), why: 'git config', dir: false },
+      { path: join(root, 'package.json'), why: 'config', dir: false, whileKey: 'assistant' },
+    ];
+    const args = sandboxArgs({ mode: 'auto', network: false, writable: [] }, root, { control, platform: 'darwin', home: tempDir('assistant-home-') });
+    const params = new Map<string, string>();
+    for (let i = 3; i < args.length; i += 2) params.set(args[i + 1]!.split('=')[0]!, args[i + 1]!.split('=').slice(1).join('='));
+    const deny = args[2]!.split('\n').find((l) => l.startsWith('(deny file-write* ') && l.includes('"R0"'))!;
+    const denied = Object.fromEntries([...params].filter(([k]) => k.startsWith('R')).map(([k, v]) => [v, deny.includes(`(subpath (param "${k}"))`) ? 'subpath' : deny.includes(`(literal (param "${k}"))`) ? 'literal' : 'none']));
+    expect(denied).toEqual({ [join(root, '.assistantrc')]: 'literal', [join(root, '.assistant')]: 'subpath', [join(root, '.git/config')]: 'literal', [join(root, '.git')]: 'literal' });
   });
 });
