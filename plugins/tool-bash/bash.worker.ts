@@ -3,7 +3,7 @@ import { displayPath, errorResult, isInside, realPath, textResult, type ToolResu
 import { cleanOutput, HeadTailBuffer } from './output.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { commandEnv, killTree, pickShell, spawnCommand } from './spawn.js';
-import { watchControlPaths, type ControlChange } from './control-guard.js';
+import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
 import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkNote } from './network.js';
@@ -140,12 +140,3 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   return failed ? { ...errorResult(outcome.stoppedBy === 'timeout' ? 'ASSISTANT_TOOL_TIMEOUT' : outcome.stoppedBy === 'cancel' ? 'ASSISTANT_TOOL_ABORTED' : 'ASSISTANT_TOOL_FAILED', body, metadata) } : textResult(body, metadata);
 }
 
-/** What the model is told when a command touched the agent's control files. */
-function controlReport(changes: ControlChange[]): string {
-  const lines = changes.map((c) => `- ${c.path}: the command ${c.what}${c.restored ? '; undone' : '; it could NOT be undone, tell the user'} (${c.why})`);
-  return [
-    'The command changed files that steer the agent itself, which sandboxed commands may not do:',
-    ...lines,
-    'Do not try another way: if the change is wanted, ask the user to make it (or to edit the file with the Edit tool, which asks them).',
-  ].join('\n');
-}

@@ -186,3 +186,13 @@ export function watchControlPaths(controls: readonly ControlEntry[]): { check():
     },
   };
 }
+
+/** What the model is told when a command touched the agent's control files. */
+export function controlReport(changes: ControlChange[]): string {
+  const lines = changes.map((c) => `- ${c.path}: the command ${c.what}${c.restored ? '; undone' : '; it could NOT be undone, tell the user'} (${c.why})`);
+  return [
+    'The command changed files that steer the agent itself, which sandboxed commands may not do:',
+    ...lines,
+    'Do not try another way: if the change is wanted, ask the user to make it (or to edit the file with the Edit tool, which asks them).',
+  ].join('\n');
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
+import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkLine, networkPermission } from './network.js';
 import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
@@ -70,6 +71,16 @@ export default definePlugin<ToolBashOptions>({
     });
     kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox) }));
 
+    // Per call: the main thread's watch of the control paths, and what it found to tell the model.
+    const watches = new Map<string, { check(): ControlChange[] }>();
+    const reports = new Map<string, string>();
+    const backstop = (callId: string) => {
+      const watch = watches.get(callId);
+      watches.delete(callId);
+      const changes = watch?.check() ?? [];
+      if (changes.length) reports.set(callId, controlReport(changes));
+    };
+
     // The shell's working directory per session and agent: kept here, handed to each command.
     const cwds = new Map<string, string>();
     const key = (context: ToolContext) => `${context.sessionId ?? ''}\0${context.agentId ?? ''}`;
@@ -107,13 +118,26 @@ export default definePlugin<ToolBashOptions>({
         const wrap = sandboxFor(withNetwork, cwd);
         if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
         if (!wrap) return { state: { cwd } };
-        // The guard in the worker watches the same control paths the mounts protect.
-        return { state: { cwd, sandbox: wrap, control: controlPaths(kernel, cwd), network: withNetwork || sandbox.network } };
+        // The guard in the worker watches the same control paths the mounts protect; this one, on
+        // the main thread, backs it up for a worker that was terminated before it could look.
+        const control = controlPaths(kernel, cwd);
+        watches.set(context.callId, watchControlPaths(control));
+        return { state: { cwd, sandbox: wrap, control, network: withNetwork || sandbox.network } };
       },
       settle: (result, _input, context) => {
         const cwd = result.metadata?.cwd;
         if (typeof cwd === 'string') cwds.set(key(context), cwd);
+        // Still under the call's lock: the next command's snapshot never sees this one's changes.
+        backstop(context.callId);
       },
+    });
+    kernel.hooks.afterToolCall.tapPromise('tool-bash:control-files', async (part, { call }) => {
+      if (call.name !== 'Bash') return part;
+      backstop(call.id); // when `settle` did not run (a call that threw)
+      const report = reports.get(call.id);
+      if (!report) return part;
+      reports.delete(call.id);
+      return { ...part, isError: true, content: [...part.content, { type: 'text', text: report }], metadata: { ...part.metadata, code: 'ASSISTANT_SANDBOX_CONTROL_FILE' } };
     });
   },
 });
