@@ -23,6 +23,9 @@ const SECRETS: Record<string, string> = {
   SLACK_SIGNING_SECRET: 'slack',
   SENTRY_DSN: 'https://abc@o1.ingest.sentry.io/1',
   PLAIN_LOOKING: 'xoxb-1234567890-abcdefghij',
+  CI_JOB_JWT: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+  SQL_CONNECTION: 'Server=db.internal;Database=app;User Id=app;Password=s3cret;',
+  STORAGE: 'DefaultEndpointsProtocol=https;AccountName=x;AccountKey=abc123==;',
   ANTHROPIC_API_KEY: 'sk-ant-provider',
 };
 const KEPT: Record<string, string> = { ASSISTANT_ENV_PLAIN: 'plain', BUILD_MODE: 'debug', PUBLIC_URL: 'https://example.com/path' };
