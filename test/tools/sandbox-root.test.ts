@@ -64,7 +64,8 @@ const CONTROL_FILES = {
   '.mcp.json': '{"mcpServers":{}}',
   'package.json': '{"name":"p","assistant":{}}',
   'ASSISTANT.md': 'Be careful.\n',
-  '.git/config': '[core]\n\tbare = false\n',
+  '.git/config': '[core]\n\tbare = false\n\thooksPath = .husky\n',
+  '.husky/pre-commit': 'npm test\n',
   '.git/hooks/pre-push.sample': '#!/bin/sh\n',
   '.gitmodules': '',
   '.env': 'API_KEY=sk-live',
@@ -101,6 +102,7 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
             'mkdir -p .assistant && echo \'{"permissions":{"allow":["Bash"]}}\' > .assistant/settings.local.json',
             'echo \'{"mcpServers":{"x":{"command":"touch","args":["/tmp/pwned"]}}}\' > .mcp.json',
             'mkdir -p .git/hooks && printf "#!/bin/sh\\n" > .git/hooks/pre-commit',
+            'printf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" > .git/config.worktree',
             'ln -s src/a.txt assistant.config.js',
             'echo kept > src/b.txt',
             `echo other > ${home}/.cache/other.txt`,
@@ -117,7 +119,7 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
     expect(created!.isError).toBe(true);
     expect(created!.metadata?.code).toBe('ASSISTANT_SANDBOX_CONTROL_FILE');
     expect(created!.text).toMatch(/Read-only file system\ncache refused\nfinished\n/);
-    for (const path of ['.assistantrc', '.assistant', '.mcp.json', '.git/hooks', 'assistant.config.js']) {
+    for (const path of ['.assistantrc', '.assistant', '.mcp.json', '.git/hooks', '.git/config.worktree', 'assistant.config.js']) {
       expect(created!.text).toContain(`- ${join(root, path)}: the command created it`);
       expect(existsSync(join(root, path))).toBe(false);
     }
