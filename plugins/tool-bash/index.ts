@@ -85,16 +85,20 @@ export default definePlugin<ToolBashOptions>({
     const cwds = new Map<string, string>();
     const key = (context: ToolContext) => `${context.sessionId ?? ''}\0${context.agentId ?? ''}`;
     const limit = (input: Record<string, unknown>) => Math.min(typeof input.timeout === 'number' ? input.timeout : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    const networkState = sandbox.mode === 'off' || !probeSandbox().available ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network';
     kernel.tools.register({
       name: 'Bash',
-      description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(sandbox.mode === 'off' || !probeSandbox().available ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network')}`,
+      description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(networkState)}`,
       inputSchema: {
         type: 'object',
         properties: {
           command: { type: 'string', minLength: 1, description: 'The command to run.' },
           timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
           description: { type: 'string', description: 'What the command does, in 5-10 words.' },
-          network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is always asked.' },
+          // Offered only where it means something: commands run sandboxed without network.
+          ...(networkState === 'no-network'
+            ? { network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is asked.' } }
+            : {}),
         },
         required: ['command'],
         additionalProperties: false,

@@ -49,6 +49,10 @@ sandboxed('the network cut of the Bash sandbox', () => {
     expect(await describeBash('auto')).toMatch(/WITHOUT network access.*set `"network": true` on that call; the user is asked/);
     expect(await describeBash({ mode: 'auto', network: true })).toMatch(/OS sandbox .* with network access\./);
     expect(await describeBash('off')).toMatch(/without an OS sandbox, with network access/);
+    // The flag is offered only where commands lack network.
+    const schemaOf = async (sandbox: unknown) => (await kernelWith(sandbox)).tools.get('Bash')!.inputSchema as { properties: Record<string, unknown> };
+    expect((await schemaOf('auto')).properties.network).toMatchObject({ type: 'boolean' });
+    expect((await schemaOf('off')).properties.network).toBeUndefined();
   });
 
   it('explains a DNS or connection failure in the result', async () => {
