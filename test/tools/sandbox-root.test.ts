@@ -29,7 +29,7 @@ interface RunResult {
 }
 
 /** The users the agent is run as: whoever runs the tests, and nobody when we are root. */
-const users: Array<{ name: string; uid?: number }> = [{ name: isRoot ? 'root' : 'the current user' }, ...(canSetpriv || mustHaveTools ? [{ name: 'nobody', uid: NOBODY }] : [])];
+const users: Array<{ name: string; uid?: number }> = [{ name: isRoot ? 'root' : 'the current user' }, ...(isRoot && (canSetpriv || mustHaveTools) ? [{ name: 'nobody', uid: NOBODY }] : [])];
 
 /** A home with secrets and the user's assistant directories, and a project with every control file, owned by `uid`. */
 function world(uid: number | undefined, files: Record<string, string> = {}) {
