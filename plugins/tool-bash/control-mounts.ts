@@ -11,13 +11,13 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 
 /** A control path as the sandbox sees it (plain data: it also crosses to the worker). */
-export interface ControlEntry {
+export type ControlEntry = {
   path: string;
   why: string;
   dir: boolean;
   /** Not a control file yet: it becomes one by gaining this key (package.json and `assistant`). Watched, not bound. */
   whileKey?: string;
-}
+};
 
 export interface ControlMounts {
   /** Directories bound onto themselves, shallowest first: they can no longer be renamed. */

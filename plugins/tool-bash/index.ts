@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
+import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkLine, networkPermission } from './network.js';
 import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
@@ -48,7 +49,7 @@ export default definePlugin<ToolBashOptions>({
     const sandbox = sandboxSettings(kernel.config.sandbox);
     let warned = false;
     /** The bwrap command line for the next command (with network for this one when asked), nothing when it runs unsandboxed, or the refusal. */
-    const sandboxFor = (withNetwork = false, shellCwd?: string): string[] | Error | undefined => {
+    const sandboxFor = (withNetwork = false, control: ControlEntry[] = []): string[] | Error | undefined => {
       if (sandbox.mode === 'off') return undefined;
       const probe = probeSandbox();
       if (!probe.available) {
@@ -58,7 +59,7 @@ export default definePlugin<ToolBashOptions>({
         return undefined;
       }
       const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
-      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control: controlPaths(kernel, shellCwd) });
+      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control });
     };
     /** Whether commands run sandboxed without network, so `network: true` means something. */
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
@@ -119,12 +120,12 @@ export default definePlugin<ToolBashOptions>({
       prepare: (input, context): PrepareOutcome => {
         const withNetwork = input.network === true;
         const cwd = cwds.get(key(context)) ?? realPath(kernel.cwd);
-        const wrap = sandboxFor(withNetwork, cwd);
+        const control = sandbox.mode === 'off' ? [] : controlPaths(kernel, cwd);
+        const wrap = sandboxFor(withNetwork, control);
         if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
         if (!wrap) return { state: { cwd } };
         // The guard in the worker watches the same control paths the mounts protect; this one, on
         // the main thread, backs it up for a worker that was terminated before it could look.
-        const control = controlPaths(kernel, cwd);
         watches.set(context.callId, watchControlPaths(control));
         return { state: { cwd, sandbox: wrap, control, network: withNetwork || sandbox.network } };
       },
@@ -159,11 +160,11 @@ function hiddenData(kernel: Kernel): string[] {
 }
 
 /** The control paths of the project (its config searched from the agent's directory up), as plain data for the sandbox and the worker. */
-function controlPaths(kernel: Kernel, shellCwd?: string) {
+function controlPaths(kernel: Kernel, shellCwd?: string): ControlEntry[] {
   const root = realPath(kernel.projectRoot);
   // From where the agent started (what the config loader reads) and from where the shell is now (memory files of that folder).
   const starts = [...new Set([realPath(kernel.cwd), ...(shellCwd ? [shellCwd] : [])])];
-  const byPath = new Map<string, { path: string; why: string; dir: boolean; whileKey?: string }>();
+  const byPath = new Map<string, ControlEntry>();
   for (const start of starts)
     for (const { path, why, dir, whileKey } of kernel.controlFiles.paths(root, start, { pending: true })) if (!byPath.has(path)) byPath.set(path, { path, why, dir, ...(whileKey ? { whileKey } : {}) });
   return [...byPath.values()];
