@@ -44,7 +44,7 @@ export const PROVIDER_KEYS = [
 const CORE = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'USERNAME', 'TMPDIR', 'TEMP', 'TMP', 'LANG', 'LANGUAGE', 'LC_*', 'TERM', 'TZ', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT'];
 
 /** Names that look like credentials: any part of the name. */
-const SECRET_NAME_PARTS = ['*KEY*', '*SECRET*', '*TOKEN*', '*PASSWORD*', '*PASSWD*', '*CREDENTIAL*', '*AUTH*', '*COOKIE*', '*SESSION*', '*PRIVATE*', '*DSN*', '*SIGNATURE*'];
+const SECRET_NAME_PARTS = ['*KEY*', '*SECRET*', '*TOKEN*', '*PASSWORD*', '*PASSWD*', '*CREDENTIAL*', '*AUTH*', '*COOKIE*', '*SESSION*', '*PRIVATE*', '*DSN*', '*SIGNATURE*', '*PASSPHRASE*', '*WEBHOOK*', '*PASS', '*PWD'];
 /** Short words that mean a credential only as a whole word of the name (`DB_PASS`, `GH_PAT`, `MYSQL_PWD`), not inside `PATH`. */
 const SECRET_WORDS = new Set(['PASS', 'PWD', 'PW', 'PAT', 'CREDS', 'APIKEY', 'PIN', 'OTP', 'SALT', 'JWT', 'BEARER']);
 /** Names that share a word with the lists above but never hold a credential (their values are still checked). */
@@ -56,6 +56,8 @@ const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]*:[^\s/?#]*@/i;
 const CONNECTION_SECRET = /(^|[;\s])(password|pwd|accountkey|sharedaccesskey|client_secret)\s*=/i;
 /** A JSON Web Token. */
 const JWT = /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/;
+/** An HTTP authorization header value. */
+const BEARER = /\b(bearer|basic)\s+[\w.~+/=-]{16,}/i;
 /** Well-known token shapes (GitHub, GitLab, Slack, Stripe, OpenAI-style, AWS, Google, npm, PEM keys). */
 const TOKEN_VALUE = /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|xox[abposr]-[\w-]{10,}|(sk|rk|pk)_(live|test)_\w{10,}|sk-[\w-]{20,}|A[KS]IA[0-9A-Z]{16}|AIza[\w-]{30,}|npm_[A-Za-z0-9]{30,})\b|-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 
@@ -76,7 +78,7 @@ export function looksSecret(name: string, value: string | undefined): boolean {
     if (matchesAny(name, SECRET_NAME_PARTS)) return true;
     if (name.toUpperCase().split(/[^A-Z0-9]+/).some((word) => SECRET_WORDS.has(word))) return true;
   }
-  return !!value && [URL_WITH_PASSWORD, CONNECTION_SECRET, JWT, TOKEN_VALUE].some((re) => re.test(value));
+  return !!value && [URL_WITH_PASSWORD, CONNECTION_SECRET, JWT, BEARER, TOKEN_VALUE].some((re) => re.test(value));
 }
 
 /** Applies `policy` to `source`; `scrub` names are removed too (provider keys, the configured provider's key variable). */

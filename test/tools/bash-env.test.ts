@@ -26,6 +26,10 @@ const SECRETS: Record<string, string> = {
   CI_JOB_JWT: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   SQL_CONNECTION: 'Server=db.internal;Database=app;User Id=app;Password=s3cret;',
   STORAGE: 'DefaultEndpointsProtocol=https;AccountName=x;AccountKey=abc123==;',
+  SSHPASS: 'ssh-pass',
+  GPG_PASSPHRASE: 'phrase',
+  SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX',
+  EXTRA_HEADER: 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345',
   ANTHROPIC_API_KEY: 'sk-ant-provider',
 };
 const KEPT: Record<string, string> = { ASSISTANT_ENV_PLAIN: 'plain', BUILD_MODE: 'debug', PUBLIC_URL: 'https://example.com/path' };
