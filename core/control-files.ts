@@ -32,6 +32,14 @@ export interface ControlPath {
   why: string;
   /** A folder: everything below it counts. */
   dir: boolean;
+  /** Set on a file listed by `paths(..., { pending: true })` that lacks this key now: it becomes a control file by gaining it. */
+  whileKey?: string;
+}
+
+/** What `paths` lists besides the control files of now. */
+export interface ControlPathOptions {
+  /** Also files that count only while they have a key and lack it now (package.json without `assistant`): a command could add it. */
+  pending?: boolean;
 }
 
 /** The registry of control files on a kernel. */
@@ -41,7 +49,7 @@ export interface ControlFiles {
   /** Everything declared, in order. */
   list(): readonly ControlFile[];
   /** The control paths of a project, for directories from `cwd` up to `projectRoot`; files with `whileKey` only while they have the key. */
-  paths(projectRoot: string, cwd?: string): ControlPath[];
+  paths(projectRoot: string, cwd?: string, options?: ControlPathOptions): ControlPath[];
   /** Why `absolute` (resolved) is a control file of the project, or undefined when it is not one. */
   reason(absolute: string, projectRoot: string, cwd?: string): string | undefined;
 }
@@ -74,6 +82,7 @@ function kernelControlFiles(env: NodeJS.ProcessEnv): ControlFile[] {
     { path: '.assistant', why: "assistant's project settings (.assistant/)", dir: true },
     { path: '.git/hooks', why: 'git hooks run programs on every commit', dir: true },
     { path: '.git/config', why: 'git configuration can run programs (core.fsmonitor, aliases, filters)' },
+    { path: '.git/config.worktree', why: 'git configuration can run programs (core.fsmonitor, aliases, filters)' },
     { path: '.gitmodules', why: 'git submodule configuration' },
     { path: dirs.config, why: "the user's assistant configuration", dir: true },
     { path: dirs.data, why: "assistant's sessions and permission grants", dir: true },
@@ -89,6 +98,23 @@ function hasKey(file: string, key: string): boolean {
     // Unreadable or not JSON: the loader would not take config from it either.
     return false;
   }
+}
+
+/** `core.hooksPath` of the project's git config, resolved from the project root (where git runs hooks), when set. */
+function configuredHooksPath(root: string): string | undefined {
+  for (const name of ['.git/config', '.git/config.worktree']) {
+    let text: string;
+    try {
+      text = readFileSync(join(root, name), 'utf8');
+    } catch {
+      continue;
+    }
+    // The last assignment wins in git; a key in another section named hooksPath is rare enough to over-protect.
+    const values = [...text.matchAll(/^\s*hookspath\s*=\s*("?)(.*?)\1\s*$/gim)].map((m) => m[2]!.trim());
+    const value = values.at(-1);
+    if (value) return resolve(root, value.startsWith('~/') ? join(process.env.HOME ?? '', value.slice(2)) : value);
+  }
+  return undefined;
 }
 
 /** The directories from `cwd` up to `root` (both included); just `root` when `cwd` is outside it. */
@@ -113,7 +139,7 @@ export function createControlFiles(env: NodeJS.ProcessEnv = process.env): Contro
       declared.push({ ...file });
     },
     list: () => declared,
-    paths(projectRoot, cwd = projectRoot) {
+    paths(projectRoot, cwd = projectRoot, options = {}) {
       const root = resolve(projectRoot);
       const out: ControlPath[] = [];
       const seen = new Set<string>();
@@ -122,11 +148,15 @@ export function createControlFiles(env: NodeJS.ProcessEnv = process.env): Contro
         for (const base of bases) {
           const path = base ? join(base, file.path) : file.path;
           if (seen.has(path)) continue;
-          if (file.whileKey && !hasKey(path, file.whileKey)) continue;
+          const pending = !!file.whileKey && !hasKey(path, file.whileKey);
+          if (pending && !options.pending) continue;
           seen.add(path);
-          out.push({ path, why: file.why, dir: !!file.dir });
+          out.push({ path, why: file.why, dir: !!file.dir, ...(pending ? { whileKey: file.whileKey } : {}) });
         }
       }
+      // Hooks git runs from elsewhere (husky's `.husky/`): as much a control folder as `.git/hooks`.
+      const hooksPath = configuredHooksPath(root);
+      if (hooksPath && !seen.has(hooksPath)) out.push({ path: hooksPath, why: 'git hooks (core.hooksPath) run programs on every commit', dir: true });
       return out;
     },
     reason(absolute, projectRoot, cwd) {

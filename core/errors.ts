@@ -61,6 +61,7 @@ export const ERROR_CODES = {
   ASSISTANT_AGENT_UNKNOWN: { exit: 1, text: 'The Task tool was asked for an agent type that neither the `agents` config key nor an agent file defines.' },
   ASSISTANT_AGENT_DEFINITION_INVALID: { exit: 2, text: 'An agent file (`.assistant/agents/*.md`) has unreadable front matter or lacks a description or prompt; it is skipped, the other types still load.' },
   ASSISTANT_AGENT_DEPTH: { exit: 1, text: 'A sub-agent tried to start sub-agents nested deeper than allowed.' },
+  ASSISTANT_SANDBOX_CONTROL_FILE: { exit: 1, text: "A sandboxed Bash command created, changed or removed one of the agent's control files (config, `.assistant/`, `.mcp.json`, git hooks or config); the change was undone and the result says which." },
   ASSISTANT_SANDBOX_UNAVAILABLE: { exit: 1, text: '`sandbox: required`, but no OS sandbox can run here (bubblewrap missing or namespaces forbidden); no command was run.' },
   ASSISTANT_MCP_CONFIG_INVALID: { exit: 2, text: 'An MCP server entry cannot be used: an invalid `.mcp.json` entry, or a `${VAR}` it uses is not set.' },
   ASSISTANT_MCP_CONNECT_FAILED: { exit: 1, text: 'An MCP server could not be started or reached, or failed its `initialize` handshake.' },

@@ -3,6 +3,10 @@ import { displayPath, errorResult, isInside, realPath, textResult, type ToolResu
 import { cleanOutput, HeadTailBuffer } from './output.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { commandEnv, killTree, pickShell, spawnCommand } from './spawn.js';
+import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
+import type { ControlEntry } from './control-mounts.js';
+import type { EnvironmentPolicy } from './env-policy.js';
+import { networkNote } from './network.js';
 
 /** Output kept per command (head and tail). */
 const DEFAULT_MAX_OUTPUT = 30_000;
@@ -35,7 +39,8 @@ function runCommand(shell: string, command: string, cwd: string, timeoutMs: numb
     const limit = typeof task.options.maxOutputChars === 'number' ? task.options.maxOutputChars : DEFAULT_MAX_OUTPUT;
     const scrub = Array.isArray(task.options.scrubEnv) ? task.options.scrubEnv.map(String) : [];
     const sandbox = Array.isArray(task.state.sandbox) ? task.state.sandbox.map(String) : undefined;
-    const child = spawnCommand(shell, command, cwd, commandEnv(scrub), sandbox);
+    const policy = (task.options.environment ?? {}) as EnvironmentPolicy;
+    const child = spawnCommand(shell, command, cwd, commandEnv(policy, scrub), sandbox);
     const output = new HeadTailBuffer(limit);
     let finalCwd = '';
     let stoppedBy: Outcome['stoppedBy'];
@@ -94,7 +99,17 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   if (!shell) return errorResult('ASSISTANT_TOOL_FAILED', 'No bash found. On Windows, install Git for Windows (Git Bash) or set the tool-bash option "shell".');
   const timeoutMs = Math.min(input.timeout ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
   const start = startDirectory(task);
-  const outcome = await runCommand(shell, input.command, start.cwd, timeoutMs, task, context);
+  const sandboxed = Array.isArray(task.state.sandbox);
+  // Control paths are watched only under the sandbox: unconfined, the user chose to trust commands.
+  const guard = sandboxed && Array.isArray(task.state.control) ? watchControlPaths(task.state.control as unknown as ControlEntry[]) : undefined;
+  let outcome: Outcome;
+  let changes: ControlChange[] = [];
+  try {
+    outcome = await runCommand(shell, input.command, start.cwd, timeoutMs, task, context);
+  } finally {
+    // Even when the command could not start: whatever happened is undone before anyone reads config again.
+    changes = guard?.check() ?? [];
+  }
 
   const notes: string[] = start.note ? [start.note] : [];
   let cwd = outcome.finalCwd ? realPath(outcome.finalCwd) : start.cwd;
@@ -106,14 +121,22 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   else if (outcome.stoppedBy === 'cancel') notes.push('Command was cancelled and stopped (with everything it started).');
   else if (outcome.code !== 0) notes.push(outcome.code === null ? `Command was killed by ${outcome.signal}.` : `Exit code ${outcome.code}`);
   const text = cleanOutput(outcome.output);
-  const body = [text || '(no output)', ...notes].join('\n');
   const failed = outcome.stoppedBy !== undefined || outcome.code !== 0;
+  const network = task.state.network === true;
+  if (failed && sandboxed && !network) {
+    const note = networkNote(text);
+    if (note) notes.push(note);
+  }
+  const body = [text || '(no output)', ...notes].join('\n');
   const metadata = {
     exitCode: outcome.code,
     cwd,
     cwdShown: displayPath(cwd, task.projectRoot),
-    sandboxed: Array.isArray(task.state.sandbox),
+    sandboxed,
+    network,
     ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
   };
+  if (changes.length) return errorResult('ASSISTANT_SANDBOX_CONTROL_FILE', `${body}\n${controlReport(changes)}`, { ...metadata, controlFiles: changes.map((c) => c.path) });
   return failed ? { ...errorResult(outcome.stoppedBy === 'timeout' ? 'ASSISTANT_TOOL_TIMEOUT' : outcome.stoppedBy === 'cancel' ? 'ASSISTANT_TOOL_ABORTED' : 'ASSISTANT_TOOL_FAILED', body, metadata) } : textResult(body, metadata);
 }
+

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type ToolContext } from '../../core/index.js';
+import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
+import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
+import type { ControlEntry } from './control-mounts.js';
+import type { EnvironmentPolicy } from './env-policy.js';
+import { networkLine, networkPermission } from './network.js';
 import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
 
 /** Options of the tool-bash plugin. */
@@ -9,6 +13,8 @@ export interface ToolBashOptions {
   shell?: string;
   /** More environment variables to remove from commands' environment (provider keys always are). */
   scrubEnv?: string[];
+  /** Which environment variables commands see (credentials are removed by default). */
+  environment?: EnvironmentPolicy;
   /** Characters of output kept per command, head and tail (default 30000). */
   maxOutputChars?: number;
 }
@@ -24,6 +30,17 @@ export default definePlugin<ToolBashOptions>({
     properties: {
       shell: { type: 'string', minLength: 1 },
       scrubEnv: { type: 'array', items: { type: 'string', minLength: 1 } },
+      environment: {
+        type: 'object',
+        properties: {
+          inherit: { type: 'string', enum: ['all', 'core', 'none'] },
+          ignoreDefaultExcludes: { type: 'boolean' },
+          exclude: { type: 'array', items: { type: 'string', minLength: 1 } },
+          set: { type: 'object', additionalProperties: { type: 'string' }, required: [] },
+          includeOnly: { type: 'array', items: { type: 'string', minLength: 1 } },
+        },
+        additionalProperties: false,
+      },
       maxOutputChars: { type: 'integer', minimum: 1000 },
     },
     additionalProperties: false,
@@ -31,8 +48,8 @@ export default definePlugin<ToolBashOptions>({
   apply(kernel, options, { logger }) {
     const sandbox = sandboxSettings(kernel.config.sandbox);
     let warned = false;
-    /** The bwrap command line for the next command, nothing when it runs unsandboxed, or the refusal. */
-    const sandboxFor = (): string[] | Error | undefined => {
+    /** The bwrap command line for the next command (with network for this one when asked), nothing when it runs unsandboxed, or the refusal. */
+    const sandboxFor = (withNetwork = false, control: ControlEntry[] = []): string[] | Error | undefined => {
       if (sandbox.mode === 'off') return undefined;
       const probe = probeSandbox();
       if (!probe.available) {
@@ -41,8 +58,13 @@ export default definePlugin<ToolBashOptions>({
         warned = true;
         return undefined;
       }
-      return sandboxArgs(sandbox, realPath(kernel.projectRoot), { hide: hiddenData(kernel) });
+      const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
+      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control });
     };
+    /** Whether commands run sandboxed without network, so `network: true` means something. */
+    const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
+    const network = networkPermission('Bash', cutsNetwork);
+    kernel.hooks.permission.tapPromise({ name: 'tool-bash:network', stage: network.stage }, network.layer);
     // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
     kernel.hooks.ready.tapPromise('tool-bash', async () => {
       const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
@@ -50,19 +72,34 @@ export default definePlugin<ToolBashOptions>({
     });
     kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox) }));
 
+    // Per call: the main thread's watch of the control paths, and what it found to tell the model.
+    const watches = new Map<string, { check(): ControlChange[] }>();
+    const reports = new Map<string, string>();
+    const backstop = (callId: string) => {
+      const watch = watches.get(callId);
+      watches.delete(callId);
+      const changes = watch?.check() ?? [];
+      if (changes.length) reports.set(callId, controlReport(changes));
+    };
+
     // The shell's working directory per session and agent: kept here, handed to each command.
     const cwds = new Map<string, string>();
     const key = (context: ToolContext) => `${context.sessionId ?? ''}\0${context.agentId ?? ''}`;
     const limit = (input: Record<string, unknown>) => Math.min(typeof input.timeout === 'number' ? input.timeout : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    const networkState = sandbox.mode === 'off' || !probeSandbox().available ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network';
     kernel.tools.register({
       name: 'Bash',
-      description: readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim(),
+      description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(networkState)}`,
       inputSchema: {
         type: 'object',
         properties: {
           command: { type: 'string', minLength: 1, description: 'The command to run.' },
           timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
           description: { type: 'string', description: 'What the command does, in 5-10 words.' },
+          // Offered only where it means something: commands run sandboxed without network.
+          ...(networkState === 'no-network'
+            ? { network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is asked.' } }
+            : {}),
         },
         required: ['command'],
         additionalProperties: false,
@@ -75,19 +112,37 @@ export default definePlugin<ToolBashOptions>({
       options: {
         ...(options.shell ? { shell: options.shell } : {}),
         scrubEnv: [...(options.scrubEnv ?? []), ...configuredKeyEnv(kernel)],
+        ...(options.environment ? { environment: { ...options.environment } } : {}),
         ...(options.maxOutputChars ? { maxOutputChars: options.maxOutputChars } : {}),
       },
       timeoutMs: (input) => limit(input) + RUNTIME_MARGIN_MS,
-      summarize: (input) => String(input.description ?? input.command ?? ''),
-      prepare: (_input, context) => {
-        const wrap = sandboxFor();
+      summarize: (input) => `${String(input.description ?? input.command ?? '')}${input.network === true ? ' (with network)' : ''}`,
+      prepare: (input, context): PrepareOutcome => {
+        const withNetwork = input.network === true;
+        const cwd = cwds.get(key(context)) ?? realPath(kernel.cwd);
+        const control = sandbox.mode === 'off' ? [] : controlPaths(kernel, cwd);
+        const wrap = sandboxFor(withNetwork, control);
         if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
-        return { state: { cwd: cwds.get(key(context)) ?? realPath(kernel.cwd), ...(wrap ? { sandbox: wrap } : {}) } };
+        if (!wrap) return { state: { cwd } };
+        // The guard in the worker watches the same control paths the mounts protect; this one, on
+        // the main thread, backs it up for a worker that was terminated before it could look.
+        watches.set(context.callId, watchControlPaths(control));
+        return { state: { cwd, sandbox: wrap, control, network: withNetwork || sandbox.network } };
       },
       settle: (result, _input, context) => {
         const cwd = result.metadata?.cwd;
         if (typeof cwd === 'string') cwds.set(key(context), cwd);
+        // Still under the call's lock: the next command's snapshot never sees this one's changes.
+        backstop(context.callId);
       },
+    });
+    kernel.hooks.afterToolCall.tapPromise('tool-bash:control-files', async (part, { call }) => {
+      if (call.name !== 'Bash') return part;
+      backstop(call.id); // when `settle` did not run (a call that threw)
+      const report = reports.get(call.id);
+      if (!report) return part;
+      reports.delete(call.id);
+      return { ...part, isError: true, content: [...part.content, { type: 'text', text: report }], metadata: { ...part.metadata, code: 'ASSISTANT_SANDBOX_CONTROL_FILE' } };
     });
   },
 });
@@ -104,6 +159,17 @@ function hiddenData(kernel: Kernel): string[] {
   return isInside(realPath(kernel.projectRoot), realPath(data)) ? [] : [data];
 }
 
+/** The control paths of the project (its config searched from the agent's directory up), as plain data for the sandbox and the worker. */
+function controlPaths(kernel: Kernel, shellCwd?: string): ControlEntry[] {
+  const root = realPath(kernel.projectRoot);
+  // From where the agent started (what the config loader reads) and from where the shell is now (memory files of that folder).
+  const starts = [...new Set([realPath(kernel.cwd), ...(shellCwd ? [shellCwd] : [])])];
+  const byPath = new Map<string, ControlEntry>();
+  for (const start of starts)
+    for (const { path, why, dir, whileKey } of kernel.controlFiles.paths(root, start, { pending: true })) if (!byPath.has(path)) byPath.set(path, { path, why, dir, ...(whileKey ? { whileKey } : {}) });
+  return [...byPath.values()];
+}
+
 /** The `assistant doctor` line: what Bash commands run under. */
 function sandboxCheck(settings: SandboxSettings) {
   if (settings.mode === 'off') return { ok: true, detail: 'off: Bash commands run unconfined (sandbox: off)' };
@@ -112,6 +178,12 @@ function sandboxCheck(settings: SandboxSettings) {
     const required = settings.mode === 'required';
     return { ok: false, fatal: required, detail: `${probe.reason}; ${required ? 'sandbox: required, so Bash commands will not run' : 'Bash commands run without an OS sandbox (sandbox: auto)'}` };
   }
-  const allowed = [`the project and ${settings.writable.length ? `${settings.writable.join(', ')} and ` : ''}the temp directory writable`, settings.network ? 'network on' : 'network off', 'secrets hidden'];
-  return { ok: true, detail: `${probe.version}: Bash commands run sandboxed (${allowed.join(', ')}; sandbox: ${settings.mode})` };
+  const parts = [
+    `no capabilities even as root, ${probe.userNamespace ? 'own user namespace (none nested)' : 'no user namespace here'}, own session and PID namespace`,
+    `writable: the project, ${settings.writable.length ? `${settings.writable.join(', ')}, ` : ''}the temp directory`,
+    "the agent's control files read-only (changes undone)",
+    settings.network ? 'network on' : 'network off (network: true asks the user)',
+    'secrets hidden',
+  ];
+  return { ok: true, detail: `${probe.version}: Bash commands run sandboxed: ${parts.join('; ')} (sandbox: ${settings.mode})` };
 }

@@ -1,7 +1,10 @@
 /**
  * The OS sandbox for Bash on Linux: bubblewrap with the whole file system read-only, the project
- * and the temp directory writable, secret files and folders hidden, the network cut off unless
- * allowed, and the command's processes in their own PID namespace (so killing bwrap kills them all).
+ * and the temp directory writable, the agent's control files read-only, secret files and folders
+ * hidden, the network cut off unless allowed, and the command's processes in their own PID
+ * namespace (so killing bwrap kills them all). It holds when the agent runs as root: no
+ * capabilities inside, a user namespace where the kernel allows one (and none nested in it), and
+ * a new terminal session (no TIOCSTI into the agent's terminal).
  * On macOS the same rules as a Seatbelt profile (seatbelt.ts, untested).
  */
 import { spawnSync } from 'node:child_process';
@@ -9,6 +12,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError, type SandboxConfig } from '../../core/index.js';
+import { controlDenials, controlMounts, type ControlEntry } from './control-mounts.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -36,7 +40,14 @@ export interface SandboxProbe {
   /** Why not, in words for `assistant doctor` and error messages. */
   reason?: string;
   version?: string;
+  /** Commands get a user namespace of their own (and cannot make another): bwrap's `--unshare-user --disable-userns` work here. */
+  userNamespace?: boolean;
 }
+
+/** Flags every bwrap run gets: no capabilities (root included), its own session, processes and mounts die with it. */
+const CONFINE = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+/** Where the kernel allows it: a user namespace, with no further one inside (so `unshare -r` cannot win mount rights). */
+const USER_NAMESPACE = ['--unshare-user', '--disable-userns'];
 
 let probed: SandboxProbe | undefined;
 
@@ -46,10 +57,12 @@ export function probeSandbox(): SandboxProbe {
   if (process.platform !== 'linux') return (probed = { available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap, macOS sandbox-exec)` });
   const version = spawnSync('bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
   if (version.error || version.status !== 0) return (probed = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' });
-  const trial = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 5000 });
-  if (trial.status !== 0)
-    return (probed = { available: false, version: version.stdout.trim(), reason: `bwrap cannot create namespaces here (${(trial.stderr || trial.error?.message || '').trim() || `exit ${trial.status}`}); user namespaces may be disabled` });
-  return (probed = { available: true, version: version.stdout.trim() });
+  const trial = (extra: string[]) => spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', ...CONFINE, ...extra, 'true'], { encoding: 'utf8', timeout: 5000 });
+  if (trial(USER_NAMESPACE).status === 0) return (probed = { available: true, version: version.stdout.trim(), userNamespace: true });
+  const plain = trial([]);
+  if (plain.status !== 0)
+    return (probed = { available: false, version: version.stdout.trim(), reason: `bwrap cannot create namespaces here (${(plain.stderr || plain.error?.message || '').trim() || `exit ${plain.status}`}); user namespaces may be disabled` });
+  return (probed = { available: true, version: version.stdout.trim(), userNamespace: false });
 }
 
 /** macOS: runs a profile of the shape commands get once, so a profile the system rejects never reaches a command. */
@@ -89,13 +102,14 @@ function hiddenPaths(projectRoot: string, home: string, extra: readonly string[]
 
 /**
  * The command line that goes before the shell. Linux, bwrap: read-only root, writable project,
- * temp directory and configured paths, hidden secrets (empty tmpfs for folders, /dev/null for
- * files), and no network unless allowed. macOS: the same rules as a Seatbelt profile.
+ * temp directory and configured paths, control files read-only (and the folders leading to them
+ * pinned), hidden secrets (empty tmpfs for folders, /dev/null for files), no capabilities, and no
+ * network unless allowed. macOS: the same rules as a Seatbelt profile.
  */
 export function sandboxArgs(
   settings: SandboxSettings,
   projectRoot: string,
-  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform } = {},
+  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform; control?: readonly ControlEntry[]; userNamespace?: boolean } = {},
 ): string[] {
   const home = options.home ?? homedir();
   const writable = [...new Set([projectRoot, tmpdir(), ...settings.writable.map((p) => resolve(projectRoot, expandHome(p, home)))].map((p) => real(p)).filter((p): p is string => !!p))];
@@ -107,10 +121,14 @@ export function sandboxArgs(
       // Gone since it was listed: nothing to hide.
     }
   }
-  if ((options.platform ?? process.platform) === 'darwin') return seatbeltArgs({ writable, hidden, network: settings.network });
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
+  if ((options.platform ?? process.platform) === 'darwin') return seatbeltArgs({ writable, hidden, network: settings.network, readOnly: controlDenials(options.control ?? [], writable) });
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...CONFINE, ...((options.userNamespace ?? probeSandbox().userNamespace) ? USER_NAMESPACE : [])];
   if (!settings.network) args.push('--unshare-net');
   for (const path of writable) args.push('--bind', path, path);
+  // After the writable binds, so a configured writable path never uncovers a control file.
+  const control = controlMounts(options.control ?? [], writable, projectRoot, hidden.map((h) => h.path));
+  for (const path of control.pinned) args.push('--bind', path, path);
+  for (const path of control.readOnly) args.push('--ro-bind', path, path);
   for (const { path, dir } of hidden) args.push(...(dir ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   return ['bwrap', ...args];
 }

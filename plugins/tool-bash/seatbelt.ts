@@ -18,6 +18,8 @@ export interface SeatbeltPolicy {
   /** Secret paths: folders (`dir: true`) and files that can be neither read nor written. */
   hidden: ReadonlyArray<{ path: string; dir: boolean }>;
   network: boolean;
+  /** Control paths that may not be written, created, renamed or removed (folders whole with `dir: true`, else the one path). */
+  readOnly?: ReadonlyArray<{ path: string; dir: boolean }>;
 }
 
 /** Devices a shell writes to in ordinary work. */
@@ -36,12 +38,15 @@ export function seatbeltArgs(policy: SeatbeltPolicy): string[] {
   };
   const writable = policy.writable.map((path, i) => `(subpath ${param('W', i, path)})`);
   const hidden = policy.hidden.map(({ path, dir }, i) => `(${dir ? 'subpath' : 'literal'} ${param('H', i, path)})`);
+  const readOnly = (policy.readOnly ?? []).map(({ path, dir }, i) => `(${dir ? 'subpath' : 'literal'} ${param('R', i, path)})`);
   const profile = [
     '(version 1)',
     '(allow default)',
     '(deny file-write*)',
     `(allow file-write* ${[...writable, ...DEVICE_RULES].join(' ')})`,
     ...(policy.network ? [] : ['(deny network*)']),
+    // By path, so a control file that does not exist yet cannot be created either.
+    ...(readOnly.length ? [`(deny file-write* ${readOnly.join(' ')})`] : []),
     ...(hidden.length ? [`(deny file-read* file-write* ${hidden.join(' ')})`] : []),
   ].join('\n');
   return [SANDBOX_EXEC, '-p', profile, ...params];

@@ -6,26 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-
-/** Variables never passed to commands: the provider keys the agent itself runs on. */
-export const PROVIDER_KEYS = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'OPENAI_API_KEY',
-  'AZURE_OPENAI_API_KEY',
-  'GEMINI_API_KEY',
-  'GOOGLE_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'MISTRAL_API_KEY',
-  'GROQ_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'OPENROUTER_API_KEY',
-  'XAI_API_KEY',
-  'COHERE_API_KEY',
-  'TOGETHER_API_KEY',
-  'FIREWORKS_API_KEY',
-  'PERPLEXITY_API_KEY',
-];
+import { applyEnvironmentPolicy, type EnvironmentPolicy } from './env-policy.js';
 
 /**
  * Runs in the shell: start in the kept directory, run the command in this same shell (so `cd`
@@ -54,11 +35,9 @@ export function pickShell(configured?: string): string | undefined {
   return detected;
 }
 
-/** The environment for commands: ours, minus provider keys, with pagers and prompts that cannot block. */
-export function commandEnv(extraScrub: readonly string[] = []): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-  for (const key of [...PROVIDER_KEYS, ...extraScrub]) delete env[key];
-  return env;
+/** The environment for commands: ours through the environment policy (no credentials), with pagers and prompts that cannot block. */
+export function commandEnv(policy: EnvironmentPolicy = {}, extraScrub: readonly string[] = []): NodeJS.ProcessEnv {
+  return { ...applyEnvironmentPolicy(process.env, policy, extraScrub), PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 }
 
 /**

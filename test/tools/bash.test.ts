@@ -14,14 +14,14 @@ beforeAll(async () => {
   process.env.ANTHROPIC_API_KEY = 'sk-test-secret';
   process.env.ASSISTANT_TEST_VISIBLE = 'visible';
   // Worker threads take the environment as it was when they started: set before any pool exists.
-  process.env.MY_GATEWAY_KEY = 'gw-secret';
+  process.env.MY_GATEWAY_VAR = 'gw-secret';
   // Unsandboxed: these tests follow host process ids (sandboxed runs are in test/tools/sandbox.test.ts).
   ({ kernel } = await kernelFor(root, undefined, { config: { sandbox: 'off' } }));
 });
 afterAll(async () => {
   delete process.env.ANTHROPIC_API_KEY;
   delete process.env.ASSISTANT_TEST_VISIBLE;
-  delete process.env.MY_GATEWAY_KEY;
+  delete process.env.MY_GATEWAY_VAR;
   await kernel.shutdown();
 });
 
@@ -69,11 +69,11 @@ describe('Bash', () => {
   });
 
   it("also removes the variable the configured provider reads its key from (provider.apiKeyEnv)", async () => {
-    const { kernel: custom } = await kernelFor(root, undefined, { config: { sandbox: 'off', provider: { name: 'openai', apiKeyEnv: 'MY_GATEWAY_KEY' } } });
+    const { kernel: custom } = await kernelFor(root, undefined, { config: { sandbox: 'off', provider: { name: 'openai', apiKeyEnv: 'MY_GATEWAY_VAR' } } });
     try {
-      expect(text(await runOne(custom, 'Bash', { command: 'echo "[$MY_GATEWAY_KEY] [$ASSISTANT_TEST_VISIBLE]"' }))).toBe('[] [visible]');
-      // Without that setting the variable is nobody's key, and passes through.
-      expect(text(await bash('echo "[$MY_GATEWAY_KEY]"'))).toBe('[gw-secret]');
+      expect(text(await runOne(custom, 'Bash', { command: 'echo "[$MY_GATEWAY_VAR] [$ASSISTANT_TEST_VISIBLE]"' }))).toBe('[] [visible]');
+      // Without that setting the variable (its name does not look like a credential) is nobody's key, and passes through.
+      expect(text(await bash('echo "[$MY_GATEWAY_VAR]"'))).toBe('[gw-secret]');
     } finally {
       await custom.shutdown();
     }

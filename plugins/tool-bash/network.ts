@@ -1,0 +1,43 @@
+/**
+ * The sandbox's network cut, made visible: the tool description says whether commands have
+ * network, a command that failed on DNS or a connection gets a note saying why, and a call that
+ * asks for network (`network: true`) always goes to a person, then runs once with network but
+ * otherwise sandboxed.
+ */
+import { Stage, type PermissionDecision, type PermissionRequest } from '../../core/index.js';
+
+/** What failing DNS lookups and connections print (Node, curl, git, pip, npm, Go, Python). */
+const NETWORK_FAILURE =
+  /EAI_AGAIN|ENOTFOUND|ENETUNREACH|EHOSTUNREACH|ECONNREFUSED|Could not resolve host|Could not resolve proxy|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|getaddrinfo|Failed to establish a new connection|dial tcp|unable to access '.*': |Could not connect to|nodename nor servname/i;
+
+/** The note a failed, network-less sandboxed command gets when its output looks like a network failure. */
+export function networkNote(output: string): string | undefined {
+  if (!NETWORK_FAILURE.test(output)) return undefined;
+  return '(This command ran in the sandbox, which has no network: DNS lookups and connections fail there. If it needs the network (a package install, a fetch), call Bash again with "network": true to ask the user to run it once with network access; do not work around the failure.)';
+}
+
+/** The line of the tool description about the network, from the settings in force. */
+export function networkLine(state: 'unsandboxed' | 'network' | 'no-network'): string {
+  if (state === 'unsandboxed') return '- Commands run without an OS sandbox, with network access.';
+  if (state === 'network') return '- Commands run in an OS sandbox (the project and the temp directory writable, the agent\'s own config files read-only) with network access.';
+  return '- Commands run in an OS sandbox (the project and the temp directory writable, the agent\'s own config files read-only) WITHOUT network access: DNS lookups and connections fail. When a command needs the network (installing packages, fetching), set `"network": true` on that call; the user is asked, and only that command gets network.';
+}
+
+/**
+ * The permission layer for `network: true`: after hard blocks and deny/ask rules, before the mode,
+ * allow rules and the classifier, so no mode but bypass lets it through without a person (headless
+ * it is denied). `applies` says whether the flag changes anything (the sandbox is on and cuts the network).
+ */
+export function networkPermission(tool: string, applies: () => boolean) {
+  return {
+    stage: Stage.MODE - 50,
+    layer: async (request: PermissionRequest): Promise<PermissionDecision | undefined> => {
+      if (request.tool !== tool || request.input.network !== true || request.mode === 'bypass' || !applies()) return undefined;
+      return {
+        behavior: 'ask',
+        layer: 'tool-bash:network',
+        reason: `the command asks to run once WITH network access, outside the sandbox's network cut (otherwise sandboxed): ${String(request.command ?? '')}`,
+      };
+    },
+  };
+}
