@@ -4,7 +4,8 @@ import {
   decidePermission,
   formatError,
   permissionRequestFor,
-  schemaProblems,
+  compileSchema,
+  describeSchemaErrors,
   type CliCommand,
   type Kernel,
   type PermissionDecision,
@@ -41,9 +42,13 @@ async function judge(kernel: Kernel, tool: unknown, input: unknown, mode: Permis
     throw usage(`no tool named "${tool}" is registered${known.length ? ` (tools: ${known.join(', ')})` : ' (no tools are loaded)'}`);
   }
   if (!input || typeof input !== 'object' || Array.isArray(input)) throw usage('"input" must be a JSON object, e.g. {"command": "npm test"}');
-  // The pipeline validates input before any policy sees it: input it would refuse is judged refused here too.
+  // The pipeline validates input before any policy sees it: input it would refuse for what it holds
+  // (a wrong type, an unknown field) is judged refused here too. Missing fields are let through, so a
+  // request can name only what the policy looks at ({"file_path": …} for an Edit).
   const checked = structuredClone(input) as Record<string, unknown>;
-  const problems = schemaProblems(definition.inputSchema, checked);
+  const validate = compileSchema(definition.inputSchema);
+  const errors = validate(checked) ? [] : (validate.errors ?? []).filter((e) => e.keyword !== 'required');
+  const problems = describeSchemaErrors(errors, checked);
   if (problems.length) return { behavior: 'deny', layer: 'validate', reason: `invalid input for ${tool}, which the pipeline refuses before it runs: ${problems.join('; ')}` };
   const call = { type: 'tool_call' as const, id: callId, name: tool, input: checked };
   let request;

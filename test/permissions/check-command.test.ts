@@ -49,8 +49,11 @@ describe('assistant permissions check', () => {
     expect(JSON.parse(grep.stdout).reason).toMatch(/pattern/);
     const extra = await check(['--tool', 'Bash', '--input', '{"command":"ls","no_such_field":true}', '--json']);
     expect(JSON.parse(extra.stdout)).toMatchObject({ behavior: 'deny', layer: 'validate' });
+    const wrongType = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts","replace_all":"yes"}', '--json']);
+    expect(JSON.parse(wrongType.stdout)).toMatchObject({ behavior: 'deny', layer: 'validate' });
+    // Only what the policy looks at needs to be given: a partial Edit is judged on its path.
     const partial = await check(['--tool', 'Edit', '--input', '{"file_path":"src/a.ts"}', '--json']);
-    expect(JSON.parse(partial.stdout)).toMatchObject({ behavior: 'deny', layer: 'validate' });
+    expect(JSON.parse(partial.stdout)).toMatchObject({ behavior: 'allow', layer: 'mode' });
   });
 
   it('prints JSON with --json and shows the headless outcome with --headless', async () => {

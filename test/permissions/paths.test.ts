@@ -41,15 +41,15 @@ const cases: Case[] = [
   { name: 'grep in ~/.ssh', tool: 'Grep', input: (f) => ({ pattern: 'x', path: `${f.home}/.ssh` }), expect: everyMode(deny('guard')) },
   { name: 'edit .env', tool: 'Edit', input: file('.env'), expect: everyMode(deny('guard')) },
   { name: 'write .env.local', tool: 'Write', input: () => ({ file_path: '.env.local', content: 'x' }), expect: everyMode(deny('guard')) },
-  // Malformed paths are rejected cleanly.
+  // Malformed paths are rejected cleanly: by the input schema where it can tell (as the pipeline does), else by the guard.
   { name: 'NUL byte', tool: 'Read', input: file('src/a.ts\u0000.png'), expect: everyMode(deny('guard', /NUL/)) },
-  { name: 'not a string', tool: 'Read', input: () => ({ file_path: 42 }), expect: everyMode(deny('guard', /must be a string/)) },
-  { name: 'empty path', tool: 'Edit', input: file(''), expect: everyMode(deny('guard', /empty/)) },
-  { name: 'a list instead of a path', tool: 'Edit', input: () => ({ file_path: ['a', 'b'] }), expect: everyMode(deny('guard', /string/)) },
+  { name: 'not a string', tool: 'Read', input: () => ({ file_path: 42 }), expect: everyMode(deny('validate', /must be string/)) },
+  { name: 'empty path', tool: 'Edit', input: file(''), expect: everyMode(deny('validate', /fewer than 1/)) },
+  { name: 'a list instead of a path', tool: 'Edit', input: () => ({ file_path: ['a', 'b'] }), expect: everyMode(deny('validate', /string/)) },
   { name: 'control characters', tool: 'Write', input: file('src/a\u0007.ts'), expect: everyMode(deny('guard', /control/)) },
-  { name: 'overlong path', tool: 'Read', input: file('a/'.repeat(3000)), expect: everyMode(deny('guard', /longer/)) },
+  { name: 'overlong path', tool: 'Read', input: file('a/'.repeat(3000)), expect: everyMode(deny('validate', /more than/)) },
   { name: 'NUL in a shell command', tool: 'Bash', input: () => ({ command: 'ls\u0000rm -rf /' }), expect: everyMode(deny('guard', /NUL/)) },
-  { name: 'command that is not a string', tool: 'Bash', input: () => ({ command: { evil: true } }), expect: everyMode(deny('guard', /not a string/)) },
+  { name: 'command that is not a string', tool: 'Bash', input: () => ({ command: { evil: true } }), expect: everyMode(deny('validate', /must be string/)) },
   // Edits inside the project: ask by default, run in acceptEdits, refused in plan.
   { name: 'edit inside', tool: 'Edit', input: file('src/a.ts'), expect: { default: ask(/Edit changes src\/a.ts/), acceptEdits: allow('mode'), plan: deny('mode', /plan mode is read-only/), bypass: allow('mode') } },
   { name: 'write a new file inside', tool: 'Write', input: file('src/new/deep.ts'), expect: { default: ask(), acceptEdits: allow('mode'), plan: deny('mode') } },
