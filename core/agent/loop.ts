@@ -147,7 +147,8 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
         await conversation.recordUsage(streamed.usage, model);
       }
       if (streamed.message.content.length) await conversation.append(streamed.message);
-      lastText = messageText(streamed.message) || lastText;
+      // Only a reply that completed is the answer: half a sentence from a failed stream is not.
+      if (!streamed.error) lastText = messageText(streamed.message) || lastText;
       if (streamed.aborted) return finish('aborted', 'stopped by the user; the partial reply was kept');
       if (streamed.error) return finish('error', streamed.error.message, streamed.error);
 
@@ -264,6 +265,8 @@ async function streamReply(stream: AsyncIterable<ProviderStreamEvent>, signal: A
     for await (const event of stream) {
       emit({ type: 'model', event });
       if (event.type === 'text_delta') partial += event.text;
+      // The provider starts the reply over: what it streamed of the broken attempt is not kept.
+      if (event.type === 'retry' && event.discard) partial = '';
       if (event.type === 'stop') return { message: event.message, usage: event.usage, aborted: event.reason === 'aborted' };
     }
     throw new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', 'the provider stream ended without a stop event');
