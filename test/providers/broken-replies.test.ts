@@ -1,7 +1,8 @@
 // A reply that breaks off after part of it was streamed is asked again, through the real SDK clients
 // of both providers against the fake server; the caller is told to drop what it got of the broken one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultSpec, ProviderStreamEvent } from '../../dist/core/testing/index.js';
+import type { ProviderStreamEvent } from '../../dist/core/index.js';
+import type { FaultSpec } from '../../dist/core/testing/index.js';
 import { ask, collect, fakeProvider, startFakeLlm, stopOf, streamError, textOf, type FakeLlm, type ProviderName } from './helpers.js';
 
 const ANSWER = 'All good here, nothing to fix in this file.';
