@@ -113,8 +113,10 @@ export async function* resilientStream(options: ResilientStreamOptions): AsyncGe
         }
         if (CONTENT_EVENTS.has(event.type)) delivered++;
         yield event;
+        if (event.type === 'stop') return;
       }
-      if (!failure) return;
+      // A stream that just ends, with no stop event, broke off too (whatever the adapter did not notice).
+      failure ??= new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', 'the response stream ended before the reply did (no stop event)', { retryable: true });
     } catch (raw) {
       failure = toProviderError(raw, options);
     } finally {
