@@ -31,7 +31,7 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
   it.each<[string, FaultSpec, string, Record<string, unknown>]>([
     ['a reset', { type: 'reset_mid_stream', afterEvents: afterContent }, 'ASSISTANT_PROVIDER_NETWORK', {}],
     ['a malformed event', { type: 'malformed_sse', afterEvents: afterContent }, 'ASSISTANT_PROVIDER_PROTOCOL', {}],
-    ['a stall caught by the idle timer', { type: 'stall_after_headers', afterEvents: afterContent }, 'ASSISTANT_PROVIDER_IDLE_TIMEOUT', { idleTimeoutMs: 300 }],
+    ['a stall caught by the idle timer', { type: 'stall_after_headers', afterEvents: afterContent }, 'ASSISTANT_PROVIDER_IDLE_TIMEOUT', { idleTimeoutMs: 1000 }],
     ['an error event', { type: 'error_event', afterEvents: afterContent, errorType: name === 'anthropic' ? 'api_error' : 'server_error' }, 'ASSISTANT_PROVIDER_SERVER', {}],
   ])('retries a reply cut by %s after text was streamed', async (_, fault, code, extra) => {
     script([fault]);
