@@ -15,6 +15,8 @@ const args = process.argv.slice(2);
 const spin = `const end = Date.now() + ${lifetimeMs}; while (Date.now() < end) {}`;
 const busy = Array.from({ length: loops }, () => spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }));
 
+/** The test command running now, stopped with us. */
+let current;
 function stopLoops() {
   for (const child of busy) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
@@ -22,6 +24,14 @@ process.on('exit', stopLoops);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     stopLoops();
+    // The command runs in its own process group: stop all of it (npm, its shell, vitest's workers).
+    if (current && current.exitCode === null) {
+      try {
+        process.kill(-current.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
     process.exit(130);
   });
 }
@@ -32,7 +42,7 @@ console.error(`test:stress: ${loops} busy loops started (pids ${busy.map((c) => 
 /** Runs a command with the terminal attached; resolves with its exit status. */
 function run(command, commandArgs, env = process.env) {
   return new Promise((resolve) => {
-    const child = spawn(command, commandArgs, { stdio: 'inherit', env });
+    const child = (current = spawn(command, commandArgs, { stdio: 'inherit', env, detached: true }));
     child.on('error', () => resolve(1));
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
