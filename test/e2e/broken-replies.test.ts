@@ -75,6 +75,30 @@ describe.each(['anthropic', 'openai'] as const)('assistant -p --provider %s: bro
     expect(fake.requests.map(requestText).join('\n')).not.toMatch(/not complete JSON|cut off/);
   });
 
+  it('completes the task through every other fault kind of the fake server, one after another', async () => {
+    const faults: FaultSpec[] = [
+      { status: 500 },
+      { status: 503 },
+      { type: 'reset_before_headers' },
+      { type: 'slow_first_byte', delayMs: 20_000 },
+      { type: 'stall_after_headers', afterEvents: afterContent(provider) },
+      { type: 'error_event', afterEvents: afterContent(provider) },
+    ];
+    fake.setFixture(task(faults));
+    fake.reset();
+    const dir = project();
+    // Timeouts short enough to keep the test quick, long enough for a loaded machine's good replies.
+    writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ provider: { timeoutMs: 3000, idleTimeoutMs: 3000, retries: { attempts: 8, initialDelayMs: 10, maxDelayMs: 50, jitter: 0 } } }));
+    const r = await runHeadless(fake, dir, ARGS, { provider });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(FINAL + '\n');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'greet.js'), 'utf8')).toBe(AFTER);
+    const seen = fake.requests.map((q) => q.fault ?? q.turn);
+    expect(seen.filter((f) => f !== 'read' && f !== 'edit' && f !== 'done')).toEqual(['status 500', 'status 503', 'reset_before_headers', 'slow_first_byte', 'stall_after_headers', 'error_event']);
+    expect(seen.slice(-2)).toEqual(['edit', 'done']);
+  });
+
   it('stream-json: every broken reply is followed by a retry that discards it; only completed replies remain', async () => {
     fake.setFixture(task(faultChain(provider)));
     fake.reset();
@@ -150,5 +174,19 @@ describe.each(['anthropic', 'openai'] as const)('assistant -p --provider %s: bro
     expect(r.stderr).toMatch(/broke off after \d+ streamed events? and could not be retried/);
     expect(r.stderr).not.toMatch(/^\s+at |\{\s*"/m);
     expect(readFileSync(join(dir, 'greet.js'), 'utf8')).toBe(BEFORE);
+  });
+});
+
+describe('assistant -p with the default retry policy', () => {
+  it('completes the measured fault run (429, 529, reset, cut tool JSON, malformed event) within the default budget', async () => {
+    // The default backoff (1 s, 2 s, 4 s, 8 s, 10 s) makes this run take about 20 s: one provider is enough.
+    fake.setFixture(task(faultChain('anthropic')));
+    fake.reset();
+    const dir = gitProject({ 'greet.js': BEFORE });
+    const r = await runHeadless(fake, dir, ARGS);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(FINAL + '\n');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'greet.js'), 'utf8')).toBe(AFTER);
   });
 });
