@@ -82,3 +82,23 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
     expect(textOf(replayed)).toBe(ANSWER);
   });
 });
+
+describe('anthropic: a reply reset after its tool calls ended but before it did', () => {
+  it('discards the calls already announced; the stop event carries each call once, from the retried reply', async () => {
+    const calls = [
+      { id: 'call_a', name: 'Read', input: { path: 'a.ts' } },
+      { id: 'call_b', name: 'Read', input: { path: 'b.ts' } },
+    ];
+    // message_start, then start, one delta and stop per call: the cut falls after both calls ended.
+    fake.setFixture({ turns: [{ faults: [{ type: 'reset_mid_stream', afterEvents: 7 }], reply: { toolCalls: calls, chunkSize: 100 } }] });
+    fake.requests.length = 0;
+    const provider = await fakeProvider(fake, 'anthropic');
+    const events = await collect(provider.stream(ask('read both')));
+    const retry = events.findIndex((e) => e.type === 'retry');
+    expect(events[retry]).toMatchObject({ discard: true });
+    expect(events.slice(0, retry).filter((e) => e.type === 'tool_call_end')).toHaveLength(2);
+    expect(kept(events).filter((e) => e.type === 'tool_call_end')).toHaveLength(2);
+    const stop = stopOf(events);
+    expect(stop.message.content).toEqual(calls.map((c) => ({ type: 'tool_call', ...c })));
+  });
+});
