@@ -35,7 +35,7 @@ describe('the terminal app', () => {
     await press('not that file');
     await press('\r');
     expect(await second).toEqual([{ behavior: 'deny', scope: 'once', message: 'not that file' }]);
-    expect(screen()).toContain('✗ denied Edit b.ts: not that file');
+    expect(await until('✗ denied Edit b.ts: not that file')).toContain('✗ denied Edit b.ts: not that file');
   });
 
   it('denies the open batch and every waiting one on Esc, without asking', async () => {
