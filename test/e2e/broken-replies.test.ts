@@ -75,28 +75,34 @@ describe.each(['anthropic', 'openai'] as const)('assistant -p --provider %s: bro
     expect(fake.requests.map(requestText).join('\n')).not.toMatch(/not complete JSON|cut off/);
   });
 
-  it('completes the task through every other fault kind of the fake server, one after another', async () => {
-    const faults: FaultSpec[] = [
-      { status: 500 },
-      { status: 503 },
-      { type: 'reset_before_headers' },
-      { type: 'slow_first_byte', delayMs: 20_000 },
-      { type: 'stall_after_headers', afterEvents: afterContent(provider) },
-      { type: 'error_event', afterEvents: afterContent(provider) },
-    ];
-    fake.setFixture(task(faults));
+  // Every fault kind of the fake server, alone, on the reply that edits.
+  it.each<[string, FaultSpec]>([
+    ['429', { status: 429 }],
+    ['529', { status: 529 }],
+    ['500', { status: 500 }],
+    ['503', { status: 503 }],
+    ['a reset before the headers', { type: 'reset_before_headers' }],
+    ['a first byte slower than the timeout', { type: 'slow_first_byte', delayMs: 20_000 }],
+    ['a stall after part of the reply', { type: 'stall_after_headers', afterEvents: afterContent(provider) }],
+    ['a reset after part of the reply', { type: 'reset_mid_stream', afterEvents: afterContent(provider) }],
+    ['a malformed event after part of the reply', { type: 'malformed_sse', afterEvents: afterContent(provider) }],
+    ['an error event after part of the reply', { type: 'error_event', afterEvents: afterContent(provider) }],
+    ['tool JSON cut in half', { type: 'truncate_tool_input' }],
+  ])('recovers from %s: the edit is right, and stdout holds only the answer', async (_, fault) => {
+    fake.setFixture(task([fault]));
     fake.reset();
-    const dir = project();
+    const dir = gitProject({ 'greet.js': BEFORE });
     // Timeouts short enough to keep the test quick, long enough for a loaded machine's good replies.
-    writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ provider: { timeoutMs: 3000, idleTimeoutMs: 3000, retries: { attempts: 8, initialDelayMs: 10, maxDelayMs: 50, jitter: 0 } } }));
+    writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ provider: { timeoutMs: 3000, idleTimeoutMs: 3000, retries: { initialDelayMs: 10, maxDelayMs: 50, jitter: 0 } } }));
     const r = await runHeadless(fake, dir, ARGS, { provider });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(FINAL + '\n');
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'greet.js'), 'utf8')).toBe(AFTER);
     const seen = fake.requests.map((q) => q.fault ?? q.turn);
-    expect(seen.filter((f) => f !== 'read' && f !== 'edit' && f !== 'done')).toEqual(['status 500', 'status 503', 'reset_before_headers', 'slow_first_byte', 'stall_after_headers', 'error_event']);
+    expect(seen[1]).toBe('status' in fault ? `status ${fault.status}` : fault.type);
     expect(seen.slice(-2)).toEqual(['edit', 'done']);
+    expect(fake.requests.map(requestText).join('\n')).not.toMatch(/not complete JSON|cut off|UNEXPECTED REQUEST/);
   });
 
   it('stream-json: every broken reply is followed by a retry that discards it; only completed replies remain', async () => {
