@@ -258,11 +258,21 @@ interface StreamedReply {
   error?: AssistantError;
 }
 
-/** Consumes a provider stream, emitting each event; on abort or failure keeps the text streamed so far. */
+/** The text a reply streamed before it was cut short, as the message kept in the history. */
+function partialReply(text: string, stopReason: 'aborted' | 'error'): AssistantMessage {
+  return { role: 'assistant', content: text ? [{ type: 'text', text }] : [], meta: { time: Date.now(), stopReason } };
+}
+
+/**
+ * Consumes a provider stream, emitting each event; on abort or failure keeps the text streamed so
+ * far. An abort stops consumption at once: events the provider had already buffered are not
+ * shown, so what is kept is exactly what the user saw.
+ */
 async function streamReply(stream: AsyncIterable<ProviderStreamEvent>, signal: AbortSignal, emit: (e: AgentEvent) => void): Promise<StreamedReply> {
   let partial = '';
   try {
     for await (const event of stream) {
+      if (signal.aborted) return { message: partialReply(partial, 'aborted'), aborted: true };
       emit({ type: 'model', event });
       if (event.type === 'text_delta') partial += event.text;
       // The provider starts the reply over: what it streamed of the broken attempt is not kept.
@@ -271,12 +281,10 @@ async function streamReply(stream: AsyncIterable<ProviderStreamEvent>, signal: A
     }
     throw new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', 'the provider stream ended without a stop event');
   } catch (error) {
-    const kept: AssistantMessage = { role: 'assistant', content: partial ? [{ type: 'text', text: partial }] : [], meta: { time: Date.now(), stopReason: 'aborted' } };
-    if (signal.aborted) return { message: kept, aborted: true };
+    if (signal.aborted) return { message: partialReply(partial, 'aborted'), aborted: true };
     const wrapped = isAssistantError(error)
       ? (error as AssistantError)
       : new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', `the model stream failed: ${(error as Error)?.message ?? error}`, { cause: error });
-    kept.meta = { ...kept.meta, stopReason: 'error' };
-    return { message: kept, error: wrapped };
+    return { message: partialReply(partial, 'error'), error: wrapped };
   }
 }
