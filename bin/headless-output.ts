@@ -24,7 +24,7 @@ export function streamJsonLine(event: OriginEvent, sessionId: string): Record<st
       if (e.type === 'thinking_delta') return { ...base, type: 'thinking_delta', text: e.text };
       if (e.type === 'tool_call_end') return { ...base, type: 'tool_call', id: e.id, name: e.name, input: e.input, ...(e.inputError ? { input_error: e.inputError } : {}) };
       if (e.type === 'usage') return { ...base, type: 'usage', usage: e.usage };
-      if (e.type === 'retry') return { ...base, type: 'retry', attempt: e.attempt, delay_ms: e.delayMs, reason: e.reason };
+      if (e.type === 'retry') return { ...base, type: 'retry', attempt: e.attempt, delay_ms: e.delayMs, reason: e.reason, discard: e.discard ?? false };
       if (e.type === 'stop') return { ...base, type: 'message_end', stop_reason: e.reason, usage: e.usage };
       return undefined;
     }

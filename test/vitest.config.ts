@@ -17,8 +17,12 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     setupFiles: ['test/support/hermetic-env.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Sized for CI: a 2-core machine that may be saturated (load 6-7), where one CLI start takes
+    // seconds. A timeout only ends a test that hangs; no assertion may depend on the machine's speed.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    // expect.poll gives up after 1 s by default: too short for a busy machine.
+    expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
     reporters: ['default'],
   },

@@ -147,7 +147,8 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
         await conversation.recordUsage(streamed.usage, model);
       }
       if (streamed.message.content.length) await conversation.append(streamed.message);
-      lastText = messageText(streamed.message) || lastText;
+      // Only a reply that completed is the answer: half a sentence from a failed stream is not.
+      if (!streamed.error) lastText = messageText(streamed.message) || lastText;
       if (streamed.aborted) return finish('aborted', 'stopped by the user; the partial reply was kept');
       if (streamed.error) return finish('error', streamed.error.message, streamed.error);
 
@@ -257,23 +258,33 @@ interface StreamedReply {
   error?: AssistantError;
 }
 
-/** Consumes a provider stream, emitting each event; on abort or failure keeps the text streamed so far. */
+/** The text a reply streamed before it was cut short, as the message kept in the history. */
+function partialReply(text: string, stopReason: 'aborted' | 'error'): AssistantMessage {
+  return { role: 'assistant', content: text ? [{ type: 'text', text }] : [], meta: { time: Date.now(), stopReason } };
+}
+
+/**
+ * Consumes a provider stream, emitting each event; on abort or failure keeps the text streamed so
+ * far. An abort stops consumption at once: events the provider had already buffered are not
+ * shown, so what is kept is exactly what the user saw.
+ */
 async function streamReply(stream: AsyncIterable<ProviderStreamEvent>, signal: AbortSignal, emit: (e: AgentEvent) => void): Promise<StreamedReply> {
   let partial = '';
   try {
     for await (const event of stream) {
+      if (signal.aborted) return { message: partialReply(partial, 'aborted'), aborted: true };
       emit({ type: 'model', event });
       if (event.type === 'text_delta') partial += event.text;
+      // The provider starts the reply over: what it streamed of the broken attempt is not kept.
+      if (event.type === 'retry' && event.discard) partial = '';
       if (event.type === 'stop') return { message: event.message, usage: event.usage, aborted: event.reason === 'aborted' };
     }
     throw new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', 'the provider stream ended without a stop event');
   } catch (error) {
-    const kept: AssistantMessage = { role: 'assistant', content: partial ? [{ type: 'text', text: partial }] : [], meta: { time: Date.now(), stopReason: 'aborted' } };
-    if (signal.aborted) return { message: kept, aborted: true };
+    if (signal.aborted) return { message: partialReply(partial, 'aborted'), aborted: true };
     const wrapped = isAssistantError(error)
       ? (error as AssistantError)
       : new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', `the model stream failed: ${(error as Error)?.message ?? error}`, { cause: error });
-    kept.meta = { ...kept.meta, stopReason: 'error' };
-    return { message: kept, error: wrapped };
+    return { message: partialReply(partial, 'error'), error: wrapped };
   }
 }

@@ -61,12 +61,42 @@ function toProviderError(raw: unknown, options: ResilienceOptions): ProviderErro
   return options.classify(raw);
 }
 
+/** The retry event of a failed attempt, or a throw when it may not be retried (the retry rules of {@link nextDelay}). */
+function retryAfterFailure(failure: ProviderError, tries: number, delivered: number, policy: RetryPolicy): Extract<ProviderStreamEvent, { type: 'retry' }> {
+  let delayMs: number;
+  try {
+    delayMs = nextDelay(failure, tries, policy);
+  } catch (final) {
+    if (delivered === 0) throw final;
+    // Part of the reply was shown: say so, keeping why it could not be asked again.
+    const why = final instanceof Error ? final.message : String(final);
+    throw new ProviderError('ASSISTANT_PROVIDER_STREAM_CUT', `the reply broke off after ${delivered} streamed ${delivered === 1 ? 'event' : 'events'} and could not be retried: ${why}`, {
+      cause: failure,
+      status: failure.status,
+    });
+  }
+  return { type: 'retry', attempt: tries, delayMs, reason: failure.message, code: failure.code, discard: delivered > 0 };
+}
+
+/** Whether attempt `tries` failing now would still leave a retry (so a broken tool call need not be delivered). */
+function retryLeft(tries: number, policy: RetryPolicy): boolean {
+  return tries <= policy.attempts;
+}
+
+/** A tool call whose input arrived cut off or unparsable: the reply is broken, like a reset. */
+function brokenToolCall(event: Extract<ProviderStreamEvent, { type: 'tool_call_end' }>): ProviderError {
+  return new ProviderError('ASSISTANT_TOOL_INPUT_INVALID', `the ${event.name} call ${event.id} arrived broken: ${event.inputError}`, { retryable: true });
+}
+
 /**
- * Streams one model call with retries. An attempt that fails before it delivered any content
- * (text, thinking or tool call events) is retried cleanly after a `retry` event; one that fails
- * after content was delivered is reported as `ASSISTANT_PROVIDER_STREAM_CUT` and never retried,
- * so nothing the caller already showed or acted on is repeated. Each attempt's HTTP request is
- * aborted when the caller aborts, stops iterating, or the stream goes idle.
+ * Streams one model call with retries. A failed attempt (an HTTP error, a reset or malformed event
+ * mid-stream, a stall caught by the idle timer, a tool call whose input arrived cut off) is retried
+ * within the policy after a `retry` event; `discard: true` on it says content of the failed attempt
+ * was already yielded and must be dropped, since the next attempt streams the reply from the start.
+ * Nothing of a broken attempt was acted on: tool calls run only after the `stop` event. A tool call
+ * with broken input is delivered (flagged `inputError`, so it never runs) only when no retry is left.
+ * When retries run out after content was delivered, the error is `ASSISTANT_PROVIDER_STREAM_CUT`.
+ * Each attempt's HTTP request is aborted when the caller aborts, stops iterating, or the stream goes idle.
  */
 export async function* resilientStream(options: ResilientStreamOptions): AsyncGenerator<ProviderStreamEvent> {
   for (let tries = 1; ; tries++) {
@@ -77,10 +107,16 @@ export async function* resilientStream(options: ResilientStreamOptions): AsyncGe
     try {
       const events = await options.open(controller.signal);
       for await (const event of withIdleTimeout(events, options.idleTimeoutMs, () => controller.abort())) {
+        if (event.type === 'tool_call_end' && event.inputError && retryLeft(tries, options.policy)) {
+          failure = brokenToolCall(event);
+          break;
+        }
         if (CONTENT_EVENTS.has(event.type)) delivered++;
         yield event;
+        if (event.type === 'stop') return;
       }
-      return;
+      // A stream that just ends, with no stop event, broke off too (whatever the adapter did not notice).
+      failure ??= new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', 'the response stream ended before the reply did (no stop event)', { retryable: true });
     } catch (raw) {
       failure = toProviderError(raw, options);
     } finally {
@@ -88,15 +124,9 @@ export async function* resilientStream(options: ResilientStreamOptions): AsyncGe
       release();
     }
     if (failure.code === 'ASSISTANT_PROVIDER_ABORTED') throw failure;
-    if (delivered > 0)
-      throw new ProviderError(
-        'ASSISTANT_PROVIDER_STREAM_CUT',
-        `the reply broke off after ${delivered} streamed ${delivered === 1 ? 'event' : 'events'}: ${failure.message}. It was not retried because part of it had already been delivered`,
-        { cause: failure, status: failure.status },
-      );
-    const delayMs = nextDelay(failure, tries, options.policy);
-    yield { type: 'retry', attempt: tries, delayMs, reason: failure.message, code: failure.code };
-    await sleep(delayMs, options.signal);
+    const retry = retryAfterFailure(failure, tries, delivered, options.policy);
+    yield retry;
+    await sleep(retry.delayMs, options.signal);
   }
 }
 
@@ -117,7 +147,7 @@ export async function resilientCall<T>(
     }
     if (failure.code === 'ASSISTANT_PROVIDER_ABORTED') throw failure;
     const delayMs = nextDelay(failure, tries, options.policy);
-    options.onRetry?.({ type: 'retry', attempt: tries, delayMs, reason: failure.message, code: failure.code });
+    options.onRetry?.({ type: 'retry', attempt: tries, delayMs, reason: failure.message, code: failure.code, discard: false });
     await sleep(delayMs, options.signal);
   }
 }

@@ -69,6 +69,8 @@ export async function* replayOrRecord(
   if (hit) return yield* hit;
   const recorded: ProviderStreamEvent[] = [];
   for await (const event of produce()) {
+    // A retry that discards a broken attempt discards its recording too.
+    if (event.type === 'retry' && event.discard) recorded.length = 0;
     recorded.push(event);
     yield event;
   }

@@ -2,7 +2,7 @@ import { ProviderError } from '../errors.js';
 
 /** How failed requests are retried: exponential backoff, honouring the provider's `retry-after`. */
 export interface RetryPolicy {
-  /** Retries after the first try (3 → up to 4 tries). 0 disables retrying. */
+  /** Retries after the first try (5 → up to 6 tries). 0 disables retrying. */
   attempts: number;
   /** Delay before the first retry. */
   initialDelayMs: number;
@@ -16,9 +16,12 @@ export interface RetryPolicy {
   jitter: number;
 }
 
-/** 3 retries, 1 s initial, ×2, 10 s cap; `retry-after` honoured up to 60 s. */
+/**
+ * 5 retries (as Codex CLI gives a stream; a reply that broke off counts as one), 1 s initial, ×2,
+ * 10 s cap: at most about 25 s of backoff; `retry-after` honoured up to 60 s.
+ */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
-  attempts: 3,
+  attempts: 5,
   initialDelayMs: 1000,
   factor: 2,
   maxDelayMs: 10_000,

@@ -28,11 +28,14 @@ function safeJson(value: unknown): string {
 /**
  * Routes an SDK's own logging into a plugin logger (stderr or the log file), so SDK debug dumps
  * never reach stdout, which belongs to the user's output. Returns the SDK log level to match.
+ * The SDKs log an error (with the raw chunk) just before they throw it; the thrown error is what
+ * gets classified, retried or reported, so their error lines are kept for `--debug` only, where
+ * they would otherwise print a wire dump on stderr for a failure that was recovered from.
  */
 export function sdkLogging(logger: Logger): { logger: SdkLogger; logLevel: 'debug' | 'warn' } {
   return {
     logger: {
-      error: (m, ...rest) => logger.error(m, details(rest)),
+      error: (m, ...rest) => logger.debug(m, details(rest)),
       warn: (m, ...rest) => logger.warn(m, details(rest)),
       info: (m, ...rest) => logger.info(m, details(rest)),
       debug: (m, ...rest) => logger.debug(m, details(rest)),

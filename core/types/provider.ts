@@ -59,8 +59,11 @@ export type ProviderStreamEvent =
       inputError?: string;
     }
   | { type: 'usage'; usage: Usage }
-  /** A failed attempt that will be retried after `delayMs`; nothing of the failed attempt was delivered. */
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string; code: string }
+  /**
+   * A failed attempt that will be retried after `delayMs`. With `discard`, the failed attempt had
+   * already streamed content: drop everything of this reply received so far, the retry starts it over.
+   */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string; code: string; discard?: boolean }
   | { type: 'stop'; reason: StopReason; message: AssistantMessage; usage: Usage };
 
 /** A finished, non-streamed model response. */

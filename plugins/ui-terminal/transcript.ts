@@ -168,10 +168,13 @@ export class Transcript {
       case 'usage':
         this.reportedOutput = Math.max(this.reportedOutput, event.usage.outputTokens);
         break;
-      case 'retry':
+      case 'retry': {
         this.flushText();
-        this.notice('warn', `the model request failed (${event.reason}); retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt})`);
+        const again = `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt})`;
+        if (event.discard) this.discardReply(event.reason, again);
+        else this.notice('warn', `the model request failed (${event.reason}); ${again}`);
         break;
+      }
       case 'stop': {
         this.flushText();
         this.composing = undefined;
@@ -179,6 +182,18 @@ export class Transcript {
         break;
       }
     }
+  }
+
+  /**
+   * The reply broke off and the provider asks again: what it streamed stays in the scrollback (it
+   * cannot be taken back), so it is marked as discarded and the retried reply streams after it.
+   */
+  private discardReply(reason: string, again: string): void {
+    const shown = this.lastCommitted === 'text' ? 'the partial reply above is discarded' : 'its partial reply is discarded';
+    this.composing = undefined;
+    this.turnChars = 0;
+    this.lastCommitted = 'other';
+    this.notice('warn', `the reply broke off (${reason}): ${shown}; ${again}`);
   }
 
   private countUsage(model: string, usage: Usage): void {

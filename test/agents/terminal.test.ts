@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { TmuxTerminal, tmuxAvailable } from '../ui/tmux.js';
 import { useFakeLlm } from './support.js';
+import { toolLine } from '../support/tool-line.js';
 
 const llm = useFakeLlm();
 const hasTmux = tmuxAvailable();
@@ -50,7 +51,7 @@ describe.skipIf(!hasTmux)('sub-agents in the terminal UI', () => {
     for (const file of ['a.js', 'b.js']) {
       const [head, call, status] = block(file);
       expect(head).toMatch(new RegExp(`^● Task general: review ${file.replace('.', '\\.')} \\(1 tool use · [\\d.]+k? tokens( · [\\d.]+s)?\\)$`));
-      expect(call).toMatch(new RegExp(`^  ● Read ${file.replace('.', '\\.')} \\(\\d lines?\\)$`));
+      expect(call).toMatch(toolLine(`  ● Read ${file} (${file === 'a.js' ? '3 lines' : '1 line'})`));
       expect(status).toBe('  ⎿ Done (2 turns)');
     }
 

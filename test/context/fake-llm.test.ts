@@ -135,7 +135,7 @@ describe('context strategies through the fake LLM server', () => {
     expect(readFileSync(join(dir, module(0)), 'utf8')).toMatch(/^export const renamed0 = 0;/);
     expect(requestText(fake.requests.at(-1)!)).not.toMatch(/has not been read|changed since you last read/);
     expectAllWithinWindow();
-  }, 120_000);
+  }, 300_000);
 
   it('rolling: the prefix stays byte-identical between rotations, so each request reads the one before from the cache', async () => {
     await session({ strategy: 'rolling', rolling: { maxMessages: 24, rotationInterval: 8 } });
@@ -149,7 +149,7 @@ describe('context strategies through the fake LLM server', () => {
       expect(usageOf(requests[i]!).cacheReadTokens, `request ${i}`).toBeGreaterThanOrEqual(inputOf(requests[i - 1]!) - 4);
     }
     expectAllWithinWindow();
-  }, 120_000);
+  }, 300_000);
 
   it('static: append-only, every request an extension of the one before, refusing once the window is full', async () => {
     fake.setFixture(sessionFixture());
@@ -158,5 +158,5 @@ describe('context strategies through the fake LLM server', () => {
     expect(rewrites(requests)).toEqual([]);
     for (let i = 1; i < requests.length; i++) expect(usageOf(requests[i]!).cacheReadTokens).toBeGreaterThanOrEqual(inputOf(requests[i - 1]!) - 4);
     expectAllWithinWindow();
-  }, 120_000);
+  }, 300_000);
 });

@@ -48,10 +48,9 @@ describe('interrupting a prompt', () => {
       const last = runner.session.messages.at(-1)!;
       expect(last.role).toBe('assistant');
       const kept = last.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      // The stream stopped at the interrupt: part of the story, not all of it.
-      expect(kept.length).toBeGreaterThanOrEqual(8);
-      expect(kept.length).toBeLessThan(40);
-      expect('Once upon a time there was a very long story'.startsWith(kept.slice(0, 16))).toBe(true);
+      // The stream stopped at the interrupt: exactly the three deltas shown before it, however many
+      // more the client had already buffered (a busy machine reads several at once).
+      expect(kept).toBe('Once upon a ');
       expect((await runner.run('shorter please')).text).toBe('The end.');
     } finally {
       await t.close();

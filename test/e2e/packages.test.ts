@@ -91,7 +91,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
   apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   await fake?.close();

@@ -58,7 +58,7 @@ export function runHeadless(
     ...(provider === 'anthropic' ? { ANTHROPIC_BASE_URL: fake.anthropicBaseURL } : { OPENAI_BASE_URL: fake.openaiBaseURL }),
     ...options.env,
   });
-  return runCli(['-p', ...args, ...(provider === 'openai' ? ['--provider', 'openai'] : [])], { cwd: dir, env, input: options.input, timeoutMs: 60_000 });
+  return runCli(['-p', ...args, ...(provider === 'openai' ? ['--provider', 'openai'] : [])], { cwd: dir, env, input: options.input, timeoutMs: 100_000 });
 }
 
 /** Every text a request sent, flattened (system, messages, tool results), for "did the model see X" checks. */

@@ -17,8 +17,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 /** A minimal stand-in for the agent loop: stream, answer each tool call (an error for cut-off input), repeat. */
-async function runTask(name: ProviderName, prompt: string): Promise<{ answer: string; toolCalls: ToolCallPart[] }> {
-  const provider = await fakeProvider(fake, name);
+async function runTask(name: ProviderName, prompt: string, options: Record<string, unknown> = {}): Promise<{ answer: string; toolCalls: ToolCallPart[] }> {
+  const provider = await fakeProvider(fake, name, options);
   const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
   const toolCalls: ToolCallPart[] = [];
   for (let turn = 0; turn < 5; turn++) {
@@ -57,9 +57,20 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
     expect(fake.requests.map((r) => r.fault ?? 'ok')).toEqual(['status 429', 'reset_mid_stream', 'status 529', 'ok', 'ok']);
   });
 
-  it('recovers from a cut-off tool call by sending the model an error', async () => {
+  it('recovers from a cut-off tool call: the provider asks again, so the broken call never reaches the caller', async () => {
     fake.setFixture(fixture('truncated-tool-input'));
+    fake.requests.length = 0;
     const result = await runTask(name, 'write out.txt');
+    expect(result.toolCalls).toEqual([
+      { type: 'tool_call', id: 'call_write', name: 'Write', input: { file_path: 'out.txt', content: 'a long body that gets cut off half way' } },
+    ]);
+    expect(result.answer).toBe('Wrote out.txt.');
+    expect(fake.requests.map((r) => r.fault ?? 'ok')).toEqual(['truncate_tool_input', 'ok', 'ok']);
+  });
+
+  it('with no retry left, recovers from a cut-off tool call by sending the model an error', async () => {
+    fake.setFixture(fixture('truncated-tool-input'));
+    const result = await runTask(name, 'write out.txt', { retries: { attempts: 0 } });
     expect(result.toolCalls.map((c) => Boolean(c.inputError))).toEqual([true, false]);
     expect(result.toolCalls[1]!.input).toEqual({ file_path: 'out.txt', content: 'a long body that gets cut off half way' });
     expect(result.answer).toBe('Wrote out.txt.');

@@ -60,12 +60,13 @@ describe('answers', () => {
 
   it('kills a command at its timeout with everything it started, even what ignores SIGTERM, and reports it', async () => {
     const hang = `trap '' TERM; sleep 300 & echo $! > .hooks/child.pid; wait`;
-    const agent = await hookedAgent(undefined, { PreToolUse: [command(hang, { timeout: 0.5 })] });
+    // 3 s: the hook must have started its child before the timeout, even on a loaded machine.
+    const agent = await hookedAgent(undefined, { PreToolUse: [command(hang, { timeout: 3 })] });
     const [result] = await agent.kernel.runToolCalls([call('Write', { file_path: 'after.txt', content: 'ran\n' })], batch(agent));
     const child = Number(readFileSync(join(agent.dir, '.hooks/child.pid'), 'utf8'));
     expect(alive(child)).toBe(false);
     expect(agent.notices()).toEqual([
-      `PreToolUse hook \`${hang}\` did not finish within 0.5 s and was killed, with everything it started (raise its "timeout" if it needs longer)`,
+      `PreToolUse hook \`${hang}\` did not finish within 3 s and was killed, with everything it started (raise its "timeout" if it needs longer)`,
     ]);
     // A failed hook does not block: only exit 2 or a block answer does.
     expect(result!.isError).toBeFalsy();

@@ -90,7 +90,7 @@ beforeAll(async () => {
   for (const c of cases) for (const mode of Object.keys(c.expect) as Mode[]) requests.push({ key: `${c.name}/${mode}`, tool: c.tool, input: c.input(fixture), mode });
   const results = await checkBatch(fixture, requests.map(({ key: _key, ...r }) => r));
   requests.forEach((r, i) => decided.set(r.key, results[i]!));
-}, 60_000);
+}, 180_000);
 
 describe('file tool paths', () => {
   for (const c of cases)

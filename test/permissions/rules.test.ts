@@ -104,7 +104,7 @@ beforeAll(async () => {
     fixture,
     list.map((c) => ({ tool: c.tool ?? 'Bash', input: typeof c.input === 'string' ? { command: c.input } : c.input, mode: c.mode ?? 'default' })),
   );
-}, 60_000);
+}, 180_000);
 
 describe('permission rules from .assistantrc', () => {
   it('decides every case as documented', () => {

@@ -25,7 +25,7 @@ describe('retry policy', () => {
   it('backs off 1 s, 2 s, 4 s, 8 s, then caps at 10 s', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, jitter: 0 };
     expect([1, 2, 3, 4, 5].map((n) => retryDelay(policy, n))).toEqual([1000, 2000, 4000, 8000, 10_000]);
-    expect(DEFAULT_RETRY_POLICY.attempts).toBe(3);
+    expect(DEFAULT_RETRY_POLICY.attempts).toBe(5);
   });
 
   it('takes jitter off the delay, never adds to it', () => {

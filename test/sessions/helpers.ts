@@ -61,7 +61,7 @@ export function startCli(args: string[], options: { cwd: string; env: NodeJS.Pro
 }
 
 /** Polls `check` until it returns a value (or fails after `timeoutMs`). */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -42,7 +42,7 @@ export async function startRedis(binary: string): Promise<RedisServer> {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 60_000);
       child.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         if (out.includes('Ready to accept connections')) {

@@ -22,7 +22,7 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`CLI timed out: assistant ${args.join(' ')}\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? 100_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

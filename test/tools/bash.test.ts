@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '../../dist/core/index.js';
 import { makeProject } from '../support/project.js';
 import { kernelFor, runOne, text } from './helpers.js';
+import { pollUntil } from '../support/wait.js';
 
 let kernel: Kernel;
 let root: string;
@@ -89,9 +90,10 @@ describe('Bash', () => {
   });
 
   it('stops a command at its timeout with what it printed so far', async () => {
-    const result = await bash('echo started; sleep 30', { timeout: 1000 });
+    // 5 s: a loaded machine may take more than a second to start the shell and print.
+    const result = await bash('echo started; sleep 30', { timeout: 5000 });
     expect(result.metadata?.code).toBe('ASSISTANT_TOOL_TIMEOUT');
-    expect(text(result)).toBe('started\nCommand timed out after 1 s and was stopped (with everything it started).');
+    expect(text(result)).toBe('started\nCommand timed out after 5 s and was stopped (with everything it started).');
   });
 
   it('kills the whole process group when the call is cancelled', async () => {
@@ -100,7 +102,7 @@ describe('Bash', () => {
     const pending = bash(`sh -c 'trap "" TERM; sleep 60' & echo $! > ${pidFile}; wait`, {}, { signal: controller.signal });
     // The file appears before `echo` has written to it: wait for the whole pid (an empty file reads as 0, our own group).
     const pidIn = () => (existsSync(pidFile) ? /^(\d+)\n$/.exec(readFileSync(pidFile, 'utf8'))?.[1] : undefined);
-    for (let i = 0; i < 200 && !pidIn(); i++) await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(pidIn);
     const child = Number(pidIn());
     expect(child).toBeGreaterThan(1);
     expect(alive(child)).toBe(true);
@@ -108,7 +110,7 @@ describe('Bash', () => {
     const result = await pending;
     expect(result.metadata?.code).toBe('ASSISTANT_TOOL_ABORTED');
     // The grandchild ignored SIGTERM; the group's SIGKILL still took it.
-    for (let i = 0; i < 100 && alive(child); i++) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(() => !alive(child));
     expect(alive(child)).toBe(false);
   });
 

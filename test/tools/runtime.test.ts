@@ -5,6 +5,7 @@ import type { Kernel, LockSet, ToolDefinition } from '../../dist/core/index.js';
 import { tempDir } from '../support/project.js';
 import { threadCount } from './thread-count.js';
 import { PROBE, allowAll, call, inline, kernelFor, runCalls, runOne, text } from './helpers.js';
+import { pollUntil } from '../support/wait.js';
 
 type Meta = { start: number; end: number; met: boolean | null; state: Record<string, unknown> };
 
@@ -56,7 +57,7 @@ describe('tool pipeline', () => {
     expect(during).toBeGreaterThan(before);
     // Shutdown destroys the pool: its threads go away.
     await k.shutdown();
-    for (let i = 0; i < 100 && threadCount() >= during; i++) await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(() => threadCount() < during);
     expect(threadCount()).toBeLessThan(during);
   });
 

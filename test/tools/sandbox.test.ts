@@ -11,6 +11,7 @@ import { spawnCommand } from '../../dist/plugins/tool-bash/spawn.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { kernelFor, mustHaveTools, runOne, text } from './helpers.js';
+import { pollUntil } from '../support/wait.js';
 
 const probe = probeSandbox();
 if (!probe.available && !mustHaveTools) console.warn(`the Bash sandbox tests are skipped: ${probe.reason}`);
@@ -96,7 +97,7 @@ sandboxed('the Bash sandbox (bubblewrap)', () => {
     const bash = await bashIn(root, 'auto');
     const controller = new AbortController();
     const pending = bash(`(trap "" TERM; while true; do date +%s%N > tick; sleep 0.05; done) & wait`, { signal: controller.signal });
-    for (let i = 0; i < 200 && !existsSync(join(root, 'tick')); i++) await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(() => existsSync(join(root, 'tick')));
     controller.abort();
     expect(meta(await pending)?.code).toBe('ASSISTANT_TOOL_ABORTED');
     const last = readFileSync(join(root, 'tick'), 'utf8');

@@ -3,9 +3,9 @@ import { openSession, type ApprovalRequest } from '../../dist/core/index.js';
 import { INTERRUPT_MESSAGE } from '../../dist/plugins/ui-terminal/approval/prompt.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { bootKernel, scriptedConfig, startAppOn } from './support.js';
+import { pollUntil } from '../support/wait.js';
 
 const env = isolatedEnv();
-const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
 
 /** A started app on in-memory streams: keys go in as terminal bytes, frames come out as text. */
 async function startApp() {
@@ -35,7 +35,7 @@ describe('the terminal app', () => {
     await press('not that file');
     await press('\r');
     expect(await second).toEqual([{ behavior: 'deny', scope: 'once', message: 'not that file' }]);
-    expect(screen()).toContain('✗ denied Edit b.ts: not that file');
+    expect(await until('✗ denied Edit b.ts: not that file')).toContain('✗ denied Edit b.ts: not that file');
   });
 
   it('denies the open batch and every waiting one on Esc, without asking', async () => {
@@ -73,7 +73,7 @@ describe('the terminal app', () => {
       input.write('also the tests\r');
     });
     await press('Please explain the project\r');
-    for (let i = 0; i < 200 && answers.length < 2; i++) await tick(20);
+    await pollUntil(() => answers.length >= 2);
     await until('(queued)');
     expect(typed).toBe(true);
     expect(screen()).toContain('› also the tests  (queued)');

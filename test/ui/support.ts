@@ -4,6 +4,7 @@ import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import { createRunner, openSession, type Kernel, type SessionState } from '../../dist/core/index.js';
 import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
+import { PATIENT_MS, pollUntil } from '../support/wait.js';
 
 /** The scripted provider and tool harness plugins the UI tests load, and the default script. */
 export const FIXTURES = {
@@ -53,7 +54,7 @@ const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts a TerminalApp for `session` on in-memory streams: `press` sends terminal bytes, `until`
- * waits (up to 5 s: a loaded machine is slow) for text on the screen and returns the screen.
+ * waits (up to a minute: a loaded machine is slow) for text on the screen and returns the screen.
  */
 export function startAppOn(kernel: Kernel, session: SessionState, env: NodeJS.ProcessEnv, size = { columns: 80, rows: 24 }) {
   const input = new PassThrough();
@@ -79,7 +80,7 @@ export function startAppOn(kernel: Kernel, session: SessionState, env: NodeJS.Pr
       await tick(50); // past the wait that tells a lone Esc from a sequence
     },
     async until(text: string) {
-      for (let i = 0; i < 250 && !screen.includes(text); i++) await tick(20);
+      await pollUntil(() => screen.includes(text), PATIENT_MS, 20);
       return screen;
     },
   };

@@ -71,7 +71,8 @@ export class TmuxTerminal {
 
   /** Waits until the screen (or the whole history) matches. */
   async waitFor(pattern: RegExp | string, options: { timeoutMs?: number; inHistory?: boolean } = {}): Promise<string> {
-    const deadline = Date.now() + (options.timeoutMs ?? 8000);
+    // Generous: on a loaded machine the CLI in tmux may take many seconds to start or redraw.
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
     let text = '';
     while (Date.now() < deadline) {
       text = options.inHistory ? this.history() : this.screen();

@@ -89,7 +89,8 @@ describe('transcript', () => {
     expect(t.live().map(stripAnsi)).toContain('- one');
     const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 1, cacheWriteTokens: 2 };
     t.handle(model({ type: 'stop', reason: 'end_turn', usage, message: { role: 'assistant', content: [] } }));
-    expect(committed).toEqual(['✻ Thought for 1s · ctrl+t to show thinking', '## Plan', '- one']);
+    expect(committed.slice(1)).toEqual(['## Plan', '- one']);
+    expect(committed[0]).toMatch(/^✻ Thought for \d+s · ctrl\+t to show thinking$/);
     expect(t.usageByModel.get('m-1')).toEqual(usage);
     t.toggleThinking();
     expect(committed.slice(-2)).toEqual(['✻ Thinking', '  let me think']);
@@ -100,7 +101,8 @@ describe('transcript', () => {
     t.begin();
     t.handle({ type: 'model', event: { type: 'usage', usage: { inputTokens: 0, outputTokens: 1500, cacheReadTokens: 0, cacheWriteTokens: 0 } } });
     const spinner = t.live(Date.now() + 3200).pop()!;
-    expect(spinner).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for the model… \(3s · ↓ 1\.5k tokens · esc to interrupt\)$/);
+    // 3 s unless the machine paused for most of a second between begin() and here.
+    expect(spinner).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for the model… \([34]s · ↓ 1\.5k tokens · esc to interrupt\)$/);
     t.handle({ type: 'done', reason: 'completed', text: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, turns: 1 });
     expect(t.live()).toEqual([]);
   });

@@ -8,7 +8,7 @@ export interface BarrierSpec {
   name: string;
   /** How many must wait at once before all pass. */
   parties: number;
-  /** How long a request waits before the barrier gives up on the others (default 10 s). */
+  /** How long a request waits before the barrier gives up on the others (default 60 s: a loaded machine starts the others late). */
   timeoutMs?: number;
 }
 
@@ -16,7 +16,7 @@ export interface BarrierSpec {
 export type BarrierOutcome = 'released' | 'timed out' | 'gone';
 
 /** Default wait before a barrier gives up on the missing requests. */
-export const BARRIER_TIMEOUT_MS = 10_000;
+export const BARRIER_TIMEOUT_MS = 60_000;
 
 const RELEASED: BarrierOutcome = 'released';
 
