@@ -6,8 +6,8 @@ import type { Judge, Verdict } from './spec.js';
 import { SHELLS } from './specs/exec.js';
 import { judgeFor } from './specs/index.js';
 import { DYNAMIC, type Arg, type ShellAnalysis, type ShellCommand, type ShellPath } from './types.js';
-import { evaluateScalar, evaluateWord, type WordScope } from './words.js';
-import { commandName, DANGEROUS_VARIABLES, unwrap } from './wrappers.js';
+import { evaluateScalar, evaluateWord, isPlainArithmetic, type WordScope } from './words.js';
+import { commandName, isHarmlessShellVariable, isHarmlessVariable, unwrap } from './wrappers.js';
 
 /** Where and how a script is judged. */
 export interface WalkOptions {
@@ -88,6 +88,9 @@ export class ScriptWalker {
   private walk(node: SyntaxNode, scope: Scope): void {
     const type = node.type;
     if (STATEMENTS.has(type)) {
+      // `(( x > 1 ))` evaluates x as arithmetic: a subscript in its value runs code.
+      if (type === 'compound_statement' && node.text.startsWith('((') && !isPlainArithmetic(node, this.wordScope(scope)))
+        this.concerns.push(`the arithmetic ${node.text} evaluates variables, whose array subscripts can run code`);
       for (const child of node.namedChildren) this.walk(child, scope);
       return;
     }
@@ -109,27 +112,28 @@ export class ScriptWalker {
         this.walkCommand(node, scope, undefined);
         return;
       case 'variable_assignment':
-        this.assign(node, scope);
+        this.assign(node, scope, false);
         return;
       case 'variable_assignments':
+        for (const child of node.namedChildren) this.assign(child, scope, false);
+        return;
       case 'declaration_command':
-        for (const child of node.namedChildren) {
-          if (child.type === 'variable_assignment') this.assign(child, scope);
-          else if (child.type !== 'variable_name' && child.type !== 'word') {
-            // `export $(...)` sets variables whose names are only known at run time (PATH among them).
-            this.visitWords(child, scope);
-            this.concerns.push(`\`${node.text.split(/\s/)[0]}\` sets variables only known at run time`);
-          }
-        }
+        this.declare(node, scope);
         return;
       case 'unset_command':
-        for (const child of node.namedChildren) scope.vars.set(child.text, null);
+        for (const child of node.namedChildren) {
+          // `unset 'a[$(cmd)]'` evaluates the subscript.
+          if (child.type !== 'variable_name' && child.type !== 'word') this.visitWords(child, scope);
+          if (child.text.includes('[') || !/^[\w-]+$/.test(child.text)) this.concerns.push(`\`unset ${child.text}\` evaluates an array subscript or a run-time name`);
+          scope.vars.set(child.text, null);
+        }
         return;
       case 'negated_command':
         for (const child of node.namedChildren) this.walk(child, scope);
         return;
       case 'test_command':
         this.visitWords(node, scope);
+        this.checkTest(node, scope);
         return;
       case 'if_statement':
       case 'while_statement':
@@ -172,6 +176,11 @@ export class ScriptWalker {
       mergeScopes(scope, branches);
       return;
     }
+    if (node.type === 'c_style_for_statement') {
+      const header = node.namedChildren.filter((c) => c.type !== 'do_group' && c.type !== 'compound_statement');
+      if (header.some((c) => !isPlainArithmetic(c, this.wordScope(scope)) || !/^[\w\s=<>!+*\/%&|()-]*$/.test(c.text)))
+        this.concerns.push('the arithmetic of a `for ((...))` loop evaluates variables, whose array subscripts can run code');
+    }
     if (node.type === 'for_statement') {
       const variable = node.childForFieldName('variable');
       for (const value of node.childrenForFieldName('value')) evaluateWord(value, this.wordScope(scope));
@@ -210,13 +219,60 @@ export class ScriptWalker {
     this.walk(body, cloneScope(scope));
   }
 
-  private assign(node: SyntaxNode, scope: Scope): void {
-    const name = node.childForFieldName('name')?.text ?? node.namedChildren[0]?.text ?? '';
+  /**
+   * A shell assignment. Exported (or in front of a command) only harmless names keep the script
+   * provable; a plain one may set a variable the environment already exports, so the same holds
+   * for names programs read. A subscript (`a[$(cmd)]=1`) is evaluated as arithmetic: code.
+   */
+  private assign(node: SyntaxNode, scope: Scope, exported: boolean): void {
+    if (node.type !== 'variable_assignment') {
+      if (node.type === 'variable_name' || node.type === 'word') this.exportName(node.text, exported);
+      else {
+        // `export $(...)` sets variables whose names are only known at run time (PATH among them).
+        this.visitWords(node, scope);
+        this.concerns.push(`\`${node.text}\` sets variables only known at run time`);
+      }
+      return;
+    }
+    const nameNode = node.childForFieldName('name') ?? node.namedChildren[0];
+    const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? '');
+    if (nameNode?.type === 'subscript') {
+      this.visitWords(nameNode, scope);
+      const index = nameNode.childForFieldName('index');
+      if (!index || !isPlainArithmetic(nameNode, this.wordScope(scope)) || !/^\d+$/.test(index.text)) this.concerns.push(`\`${nameNode.text}=\` evaluates an array subscript, which can run code`);
+    }
     const valueNode = node.childForFieldName('value');
     const value = valueNode ? (valueNode.type === 'array' ? null : evaluateScalar(valueNode, this.wordScope(scope)).value) : '';
     if (valueNode?.type === 'array') this.visitWords(valueNode, scope);
-    if (DANGEROUS_VARIABLES.test(name)) this.concerns.push(`sets ${name}, which changes what later commands run`);
+    this.exportName(name, exported);
     scope.vars.set(name, node.text.includes('+=') ? null : value);
+  }
+
+  private exportName(name: string, exported: boolean): void {
+    if (exported ? !isHarmlessVariable(name) : !isHarmlessShellVariable(name)) this.concerns.push(`sets ${name}, which may change what later commands run or load`);
+  }
+
+  /** `export`, `declare`, `typeset`, `local`, `readonly`: `-x` exports, `-n` makes a reference to another name. */
+  private declare(node: SyntaxNode, scope: Scope): void {
+    const keyword = node.children[0]?.text ?? '';
+    let exported = keyword === 'export';
+    for (const child of node.namedChildren) {
+      if (child.type === 'word' && child.text.startsWith('-')) {
+        if (/^-\w*x/.test(child.text)) exported = true;
+        if (/^[-+]\w*[nf]/.test(child.text) && keyword !== 'export') this.concerns.push(`\`${keyword} ${child.text}\` makes names refer to other variables or functions`);
+        continue;
+      }
+      if (child.type === 'word' && child.text.startsWith('+')) continue;
+      this.assign(child, scope, exported);
+    }
+  }
+
+  /** `[[ -v 'a[$(cmd)]' ]]` and `[[ $x -eq 1 ]]` evaluate subscripts and arithmetic, which run code. */
+  private checkTest(node: SyntaxNode, scope: Scope): void {
+    const text = node.text;
+    if (/(^|[\s(!])-v\s/.test(text)) this.concerns.push(`\`${text}\` evaluates an array subscript, which can run code`);
+    if (/\s-(eq|ne|lt|le|gt|ge)\s/.test(text) && text.startsWith('[[') && !isPlainArithmetic(node, this.wordScope(scope)))
+      this.concerns.push(`\`${text}\` compares as arithmetic, which evaluates variables whose subscripts can run code`);
   }
 
   /** Evaluates every word below a node for the substitutions it runs. */
@@ -318,10 +374,12 @@ export class ScriptWalker {
     this.downloadedSubstitution = false;
     for (const child of node.namedChildren) {
       if (child.type === 'variable_assignment') {
-        const name = child.childForFieldName('name')?.text ?? '';
+        const nameNode = child.childForFieldName('name');
+        const name = nameNode?.text ?? '';
+        if (nameNode) this.visitWords(nameNode, scope);
         const value = child.childForFieldName('value');
         if (value) evaluateScalar(value, words);
-        if (DANGEROUS_VARIABLES.test(name)) concerns.push(`sets ${name}, which changes what programs run`);
+        if (!isHarmlessVariable(name)) concerns.push(`sets ${name}, which may change what the program runs or loads`);
       } else if (child.type === 'command_name') nameNode = child;
       else if (REDIRECTS.has(child.type)) this.redirect(child, scope, effects, continuations);
       else if (STATEMENT_ARGUMENTS.has(child.type)) this.walk(child, scope); // `time (rm x)`: the group runs
@@ -399,6 +457,7 @@ export class ScriptWalker {
     else if (verdict.cd === 'unknown') scope.cwd = null;
     else if (verdict.cd) scope.cwd = subdirectory(scope.cwd, verdict.cd);
     if (verdict.output !== undefined) this.outputs.set(command, verdict.output);
+    else if (name === 'pwd' && command.cwd !== null && command.effective.length === 1) this.outputs.set(command, command.cwd);
     else if (name === 'echo' || name === 'printf') {
       const words = command.effective.slice(1).filter((a, i) => !(name === 'echo' && i === 0 && /^-[neE]+$/.test(a.value ?? '')));
       if (words.every((a) => a.value !== null)) this.outputs.set(command, words.map((a) => a.value).join(' '));
