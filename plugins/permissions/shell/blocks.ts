@@ -229,7 +229,7 @@ const DESTRUCTIVE = new Set(['rm', 'shred', 'srm', 'find', 'chmod', 'chown', 'ch
  * destructive command with a catastrophic target, assume it runs.
  */
 function wrappedBlocks(command: ShellCommand, context: BlockContext): string[] {
-  if (command.risk !== 'unknown' || command.name === null) return [];
+  if ((command.risk !== 'unknown' && !command.localProgram) || command.name === null) return [];
   const args = command.effective;
   for (let i = 1; i < args.length; i++) {
     const name = args[i]!.value?.split('/').pop();

@@ -44,6 +44,8 @@ export class ScriptWalker {
   private readonly stdinReaders = new Set<ShellCommand>();
   /** Stdin readers whose input was literal text, judged as a script. */
   private readonly fedLiterally = new Set<ShellCommand>();
+  /** The commands `xargs` runs, with their input still a run-time value: judged again once the input is known. */
+  private readonly xargsRuns = new Map<ShellCommand, Arg[][]>();
   /** Set while a command's words are evaluated: a substitution in them downloads something. */
   private downloadedSubstitution = false;
 
@@ -473,10 +475,29 @@ export class ScriptWalker {
         this.level--;
       }
     }
+    if (name === 'xargs' && verdict.runs) {
+      this.xargsRuns.set(command, verdict.runs);
+      if (typeof effects?.stdin === 'string') this.feedXargs(command, effects.stdin, scope);
+    }
     for (const code of verdict.code ?? []) this.scanCode(code.template, command, scope);
     if (verdict.readsStdin) {
       this.stdinReaders.add(command);
       if (typeof effects?.stdin === 'string') this.feedStdin(command, effects.stdin, scope);
+    }
+  }
+
+  /** `echo / | xargs rm -rf`: with its input known, what xargs runs is judged with it (hard blocks see `rm -rf /`). */
+  private feedXargs(command: ShellCommand, text: string, scope: Scope): void {
+    const words = text.split(/\s+/).filter(Boolean).map((w) => ({ value: w, template: w, glob: false }));
+    if (!words.length) return;
+    for (const argv of this.xargsRuns.get(command) ?? []) {
+      const fed = argv.flatMap((a) => (a.value === null && a.template === DYNAMIC ? words : [a]));
+      this.level++;
+      try {
+        this.judge(fed, cloneScope(scope), undefined, [], false);
+      } finally {
+        this.level--;
+      }
     }
   }
 
@@ -506,6 +527,9 @@ export class ScriptWalker {
       this.walk(element, cloneScope(scope));
       const head = this.commands.slice(start).find((c) => this.levels.get(c) === this.level);
       if (head && this.stdinReaders.has(head)) this.pipedInto(head, heads, scope);
+      const previous = heads[heads.length - 1];
+      const previousOutput = previous ? this.outputs.get(previous) : undefined;
+      if (head && this.xargsRuns.has(head) && previousOutput !== undefined) this.feedXargs(head, previousOutput, scope);
       if (head) heads.push(head);
     }
   }

@@ -144,8 +144,13 @@ const WRAPPERS: Record<string, Strip> = {
   busybox: (args) => args,
   // Not transparent: the command runs in another namespace, root, lock, trace or session.
   flock: (args, out) => {
-    const parsed = parseArgs(args, { flags: ['-s', '-x', '-u', '-n', '-o', '-e', '-F', '--shared', '--exclusive', '--unlock', '--nonblock', '--nb', '--close', '--no-fork', '--verbose'], values: ['-w', '-E', '--wait', '--timeout', '--conflict-exit-code'], stopAtOperand: true });
+    const parsed = parseArgs(args, { flags: ['-s', '-x', '-u', '-n', '-o', '-e', '-F', '--shared', '--exclusive', '--unlock', '--nonblock', '--nb', '--close', '--no-fork', '--verbose'], values: ['-w', '-E', '--wait', '--timeout', '--conflict-exit-code', '-c', '--command'], stopAtOperand: true });
     out.concerns.push('runs the command under `flock`, which creates its lock file');
+    const commands = optionValues(parsed, '-c', '--command');
+    if (commands.length) {
+      out.scripts.push(...commands);
+      return [];
+    }
     const lock = parsed.operands[0];
     if (!lock) return undefined;
     const after = args.slice(args.indexOf(lock) + 1);
