@@ -311,7 +311,11 @@ export class ScriptWalker {
     }
     const produced = this.commands.slice(start);
     if (produced.some(downloads)) this.downloadedSubstitution = true;
-    if (node.type === 'command_substitution' && produced.length === 1) return this.outputs.get(produced[0]!)?.replace(/\n+$/, '') ?? null;
+    // `$(cd ..; pwd)`: the output of the commands run directly inside, when each is known (cd prints nothing).
+    const direct = produced.filter((c) => this.levels.get(c) === this.level + 1);
+    if (node.type !== 'command_substitution' || !direct.length) return null;
+    const outputs = direct.map((c) => this.outputs.get(c) ?? (c.name === 'cd' || c.name === 'pushd' || c.name === ':' || c.name === 'true' ? '' : undefined));
+    return outputs.every((o) => o !== undefined) ? outputs.join('').replace(/\n+$/, '') : null;
     return null;
   }
 

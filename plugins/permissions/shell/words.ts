@@ -75,8 +75,8 @@ function patternRegex(pattern: string): RegExp {
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === '*') out += '[\s\S]*';
-    else if (c === '?') out += '[\s\S]';
+    if (c === '*') out += '[\\s\\S]*';
+    else if (c === '?') out += '[\\s\\S]';
     else if (c === '\\' && i + 1 < pattern.length) out += pattern[++i]!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
@@ -280,11 +280,17 @@ function toArg(encoded: string, worsts: Worsts): Arg {
   return { value, template, glob, ...(value === null && marked && !worst.includes(DYNAMIC) ? { worst } : {}) };
 }
 
-function expandTilde(encoded: string, home: string | null, worsts: Worsts): string {
+function expandTilde(encoded: string, scope: WordScope, worsts: Worsts): string {
+  const home = scope.home;
   if (!encoded.startsWith('~')) return encoded;
   const end = encoded.indexOf('/');
   const user = end < 0 ? encoded.slice(1) : encoded.slice(1, end);
   const rest = encoded.slice(end < 0 ? encoded.length : end);
+  // `~+` is the working directory.
+  if (user === '+') {
+    const pwd = scope.variable('PWD');
+    return (pwd === null ? DYNAMIC : escapeQuoted(pwd)) + rest;
+  }
   // `~other` is another user's home directory: as bad to delete as your own.
   if (user) return (home === null || /[^\w.-]/.test(user) ? DYNAMIC : worstMarker(home, worsts)) + rest;
   return (home === null ? DYNAMIC : escapeQuoted(home)) + rest;
@@ -319,7 +325,7 @@ export function isPlainArithmetic(node: SyntaxNode, scope: WordScope): boolean {
 /** Evaluates one word node into the arguments it becomes (brace expansion and splitting can make several). */
 export function evaluateWord(node: SyntaxNode, scope: WordScope): Arg[] {
   const worsts: Worsts = [];
-  const encoded = expandTilde(encode(node, scope, false, worsts), scope.home, worsts);
+  const encoded = expandTilde(encode(node, scope, false, worsts), scope, worsts);
   const out: Arg[] = [];
   for (const alternative of braceExpand(encoded))
     for (const piece of alternative.split(SPLIT)) if (piece !== '' && out.length < MAX_WORDS) out.push(toArg(piece, worsts));
@@ -332,7 +338,7 @@ export function evaluateWord(node: SyntaxNode, scope: WordScope): Arg[] {
 export function evaluateScalar(node: SyntaxNode, scope: WordScope): Arg {
   // No word splitting or globbing happens here, but backslashes and tilde work as in any word.
   const worsts: Worsts = [];
-  const encoded = expandTilde(encode(node, scope, false, worsts), scope.home, worsts);
+  const encoded = expandTilde(encode(node, scope, false, worsts), scope, worsts);
   return { ...toArg(encoded.split(SPLIT).join(' '), worsts), glob: false };
 }
 

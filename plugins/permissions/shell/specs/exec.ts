@@ -199,7 +199,8 @@ export const execSpecs: Record<string, Judge> = {
   watch,
   trap,
   parallel,
-  alias: redefine('changes what command names mean'),
+  // An alias body is a script that may run later: judged now, so hard blocks see it.
+  alias: (args) => ({ risk: 'exec', reason: '`alias` changes what command names mean', scripts: args.flatMap((a) => (a.value?.includes('=') ? [{ value: a.value.slice(a.value.indexOf('=') + 1), template: a.template.slice(a.template.indexOf('=') + 1), glob: false }] : [])) }),
   unalias: redefine('changes what command names mean'),
   shopt: redefine('changes shell options'),
   enable: redefine('changes shell builtins'),

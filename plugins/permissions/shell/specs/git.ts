@@ -27,7 +27,7 @@ const LOG_FLAGS = [
   '--use-mailmap', '--mailmap', '--no-mailmap', '--no-use-mailmap', '--log-size', '--parents', '--children', '--ancestry-path', '--show-linear-break',
   '--count', '--indent-heuristic', '--no-indent-heuristic', '--compact-summary', '--ita-invisible-in-index', '--remerge-diff', '--dd', '--single-worktree',
   '--exclude-first-parent-only', '--show-pulls', '--sparse', '--dense', '--no-expand-tabs', '--clear-decorations', '--pickaxe-all', '--pickaxe-regex',
-  '--irreversible-delete', '-D', '-R', '--no-relative', '--no-index', '-M', '-C', '-B', '--find-copies-harder', '--objects', '--objects-edge', '--no-stat',
+  '--irreversible-delete', '-D', '-R', '--no-relative', '-M', '-C', '-B', '--find-copies-harder', '--objects', '--objects-edge', '--no-stat',
   '--bisect', '--not', '--stdin', '--no-min-parents', '--no-max-parents', '-1', '-r', '-t', '--root', '--always', '--no-commit-id', '-v', '--no-color-moved',
   '--reflog', '--alternate-refs', '--timestamp', '--header', '--left', '--right', '--stat', '--break-rewrites', '--find-renames', '--find-copies',
   '--no-standard-notes', '--standard-notes', '--show-notes-by-default', '--expand-tabs', '-h', '--help', '-1', '--ignore-missing', '--first-parent',

@@ -1,4 +1,4 @@
-import { hasOption, optionValues, parseArgs, unknownOptions, type ArgSpec, type ParsedArgs } from '../argv.js';
+import { hasOption, optionValues, parseArgs, unknownOptions, valuesOfKind, type ArgSpec, type ParsedArgs } from '../argv.js';
 import type { Judge, JudgeContext, Verdict } from '../spec.js';
 import type { Arg } from '../types.js';
 
@@ -41,7 +41,8 @@ export function judgeRun(args: Arg[], spec: RunnerSpec, context: JudgeContext, n
   if (spec.checkOnly && !hasOption(parsed, ...spec.checkOnly)) return { risk: 'write', reason: `\`${name}\` without ${spec.checkOnly[0]} rewrites files`, writesUnknown: true };
   const concerns = [...unknownOptions(parsed, name), ...valueConcerns(parsed, spec, name)];
   if (rest.length) concerns.push(...unknownOptions(parseArgs(rest, spec.passthrough!), `${name} --`));
-  const verdict = tests(context, `\`${name}\``);
+  const reads = valuesOfKind(parsed, known, 'read');
+  const verdict: Verdict = { ...tests(context, `\`${name}\``), ...(reads.length ? { reads } : {}) };
   return concerns.length ? { ...verdict, concerns } : verdict;
 }
 
