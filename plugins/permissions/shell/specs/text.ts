@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { hasOption, optionValues, parseArgs, type ArgSpec } from '../argv.js';
 import { checked, fixed, inert, reader, type Judge } from '../spec.js';
 import { unsafeSedScript } from './sed-script.js';
+import { isHarmlessShellVariable, isHarmlessVariable } from '../wrappers.js';
 
 /** Options common to the GNU checksum tools. */
 const CHECKSUM: ArgSpec = {
@@ -123,10 +124,19 @@ const inertCommands = [
 /** A word that names an array element: bash evaluates the subscript as arithmetic, which runs `$(...)` inside it. */
 const SUBSCRIPT = /\[/;
 
-/** Builtins that assign variables (`read`, `printf -v`, `declare`): a subscript in a name they are given runs code. */
+/**
+ * Builtins that assign variables (`read`, `declare`, `export`): a subscript in a name runs code,
+ * `-n` makes a reference, `-x` exports, and a name programs read may steer what runs later.
+ */
 const assigning = (what: string): Judge => (args, _context, name) => {
-  const subscripts = args.filter((a) => a.value === null || SUBSCRIPT.test(a.template));
-  if (subscripts.length) return { risk: 'exec', reason: `\`${name}\` is given an array subscript or a run-time name (${subscripts.map((a) => a.template.replaceAll('\u0000', '…')).join(', ')}), which bash evaluates as code` };
+  const exported = name === 'export' || args.some((a) => /^-\w*x/.test(a.value ?? ''));
+  const unsafe = args.filter((a) => {
+    if (a.value === null || SUBSCRIPT.test(a.template)) return true;
+    if (/^[-+]/.test(a.value)) return /^[-+]\w*[nf]/.test(a.value) && name !== 'read';
+    const variable = a.value.split('=')[0]!;
+    return exported ? !isHarmlessVariable(variable) : !isHarmlessShellVariable(variable);
+  });
+  if (unsafe.length) return { risk: 'exec', reason: `\`${name}\` is given ${unsafe.map((a) => a.template.replaceAll('\u0000', '…')).join(', ')}: a subscript, a reference or a variable that may steer programs` };
   return { risk: 'read', reason: `\`${name}\` ${what}`, inert: true };
 };
 
@@ -323,6 +333,7 @@ export const textSpecs: Record<string, Judge> = {
   typeset: assigning('prints or sets variables'),
   local: assigning('sets variables'),
   readonly: assigning('sets variables'),
+  export: assigning('exports variables'),
   let: (_args, _context, name) => ({ risk: 'exec', reason: `\`${name}\` evaluates arithmetic, where array subscripts run code` }),
   compgen: (args, _context, name) =>
     args.some((a) => a.value === null || /^-\w*[CF]/.test(a.value)) ? { risk: 'exec', reason: `\`${name} -C/-F\` runs a command or function` } : { risk: 'read', reason: `\`${name}\` only lists`, inert: true },
