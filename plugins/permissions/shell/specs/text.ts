@@ -319,6 +319,8 @@ const pathPrinter = (compute: (operands: string[]) => string | undefined): Judge
 export const textSpecs: Record<string, Judge> = {
   ...Object.fromEntries(inertCommands.map((name) => [name, inert()])),
   ...Object.fromEntries(Object.entries(READERS).map(([name, spec]) => [name, reader(spec, () => (METADATA.has(name) ? { metadataOnly: true } : undefined))])),
+  // `diff -r` reads whole trees: secrets below a directory count.
+  diff: reader(READERS.diff!, (parsed) => (hasOption(parsed, '-r', '--recursive') ? { reads: [], recursiveReads: parsed.operands } : undefined)),
   less: pager,
   more: pager,
   zless: pager,
