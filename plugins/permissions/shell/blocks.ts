@@ -163,9 +163,18 @@ const FIND_TESTS = new Set([
   '-newermt', '-empty', '-links', '-inum', '-samefile', '-lname', '-ilname', '-used', '-readable', '-writable', '-executable', '-fstype',
 ]);
 
+/** A find test that selects (nearly) everything: `-name '*'`, `-path '*'`, `-regex '.*'`, `-type f`. */
+function matchesEverything(test: string, value: Arg | undefined): boolean {
+  if (test === '-type' || test === '-xtype') return true;
+  const text = value?.value;
+  if (text === null || text === undefined) return /name|path|regex/.test(test);
+  if (/regex/.test(test)) return /^(\.\*|\.\+|\^?\.\*\$?)$/.test(text);
+  return /name|path/.test(test) && /^[*?]*\*[*?]*$|^\.\*$/.test(text);
+}
+
 function findBlocks(command: ShellCommand, args: Arg[], context: BlockContext): string[] {
   const destructive = args.some((a) => a.value === '-delete' || a.value === '-exec' || a.value === '-execdir' || a.value === '-ok' || a.value === '-okdir');
-  if (!destructive || args.some((a) => a.value !== null && FIND_TESTS.has(a.value))) return [];
+  if (!destructive || args.some((a, i) => a.value !== null && FIND_TESTS.has(a.value) && !matchesEverything(a.value, args[i + 1]))) return [];
   const starts: Arg[] = [];
   for (const arg of args) {
     if (arg.value === null || arg.value.startsWith('-') || arg.value === '(' || arg.value === '!') break;
@@ -204,7 +213,9 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
   }
   if (name === 'mv') {
     const parsed = parseArgs(args, { values: ['-t', '--target-directory', '-S', '--suffix'] });
-    return parsed.operands.slice(0, -1).flatMap((arg) => {
+    // With `-t DIR` every operand is a source.
+    const sources = hasOption(parsed, '-t', '--target-directory') ? parsed.operands : parsed.operands.slice(0, -1);
+    return sources.flatMap((arg) => {
       const why = catastrophicTarget(arg, command.cwd, context);
       return why ? [`\`mv\` of ${why}`] : [];
     });
