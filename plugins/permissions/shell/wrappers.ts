@@ -2,9 +2,6 @@ import { basename } from 'node:path';
 import { hasOption, optionValues, parseArgs, type ArgSpec } from './argv.js';
 import { DYNAMIC, type Arg } from './types.js';
 
-/** Environment variables that change which program runs or what it loads. */
-export const DANGEROUS_VARIABLES = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|CDPATH|GLOBIGNORE|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w+|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|NPM_CONFIG_\w+|BROWSER|TERMINAL|XDG_CONFIG_HOME|HOME|ZDOTDIR|HISTFILE|TMPDIR)$/;
-
 /**
  * Variables that change nothing a program runs or loads: setting one in front of a command (or
  * exporting it) keeps the command provable. Any other name might steer a program (MAKEFLAGS,

@@ -116,9 +116,9 @@ const INFO: ArgSpec = { flags: ['-a', '-k', '-w', '--all', '--apropos', '--where
 /** Shell builtins and small tools whose arguments are not paths. */
 const inertCommands = [
   'echo', 'pwd', 'whoami', 'id', 'groups', 'uname', 'true', 'false', 'seq', 'sleep', 'expr', 'which', 'whereis', 'type', 'printenv',
-  'locale', 'nproc', 'uptime', 'free', 'ps', 'arch', 'tty', ':', 'set', 'jobs', 'wait', 'getconf', 'cal', 'help', 'logname', 'users', 'who',
-  'w', 'last', 'env', 'shift', 'return', 'exit', 'break', 'continue', 'times', 'umask', 'yes', 'factor', 'lsb_release', 'sw_vers', 'vm_stat',
-  'top', 'htop', 'pgrep', 'tput', 'clear', 'stty',
+  'locale', 'nproc', 'uptime', 'free', 'ps', 'arch', 'tty', ':', 'set', 'jobs', 'wait', 'getconf', 'cal', 'help', 'logname', 'users',
+  'w', 'env', 'shift', 'return', 'exit', 'break', 'continue', 'times', 'umask', 'yes', 'factor', 'lsb_release', 'sw_vers', 'vm_stat',
+  'top', 'htop', 'pgrep', 'tput', 'clear',
 ];
 
 /** A word that names an array element: bash evaluates the subscript as arithmetic, which runs `$(...)` inside it. */
@@ -321,6 +321,16 @@ export const textSpecs: Record<string, Judge> = {
   ...Object.fromEntries(Object.entries(READERS).map(([name, spec]) => [name, reader(spec, () => (METADATA.has(name) ? { metadataOnly: true } : undefined))])),
   // `diff -r` reads whole trees: secrets below a directory count.
   diff: reader(READERS.diff!, (parsed) => (hasOption(parsed, '-r', '--recursive') ? { reads: [], recursiveReads: parsed.operands } : undefined)),
+  // `stty` changes terminal (or, with -F, device) settings unless it only prints them.
+  stty: (args, _context, name) =>
+    args.every((a) => ['-a', '--all', '-g', '--save', 'size', 'speed'].includes(a.value ?? '')) ? { risk: 'read', reason: `\`${name}\` only prints`, inert: true } : { risk: 'write', reason: `\`${name}\` changes terminal settings` },
+  // `last -f FILE` / `who FILE` read a login database from any file.
+  last: (args, _context, name) => {
+    const parsed = parseArgs(args, { values: ['-f', '--file', '-n', '--limit', '-s', '--since', '-t', '--until', '-p', '--present', '--time-format'] });
+    return { risk: 'read', reason: `\`${name}\` only prints`, reads: optionValues(parsed, '-f', '--file') };
+  },
+  who: (args, _context, name) => ({ risk: 'read', reason: `\`${name}\` only prints`, reads: args.filter((a) => a.value === null || !a.value.startsWith('-')).filter((a) => !['am', 'i', 'I', 'mom', 'likes'].includes(a.value ?? '')) }),
+  lastb: (_args, _context, name) => ({ risk: 'unknown', reason: `\`${name}\` is not a command assistant knows to be safe` }),
   less: pager,
   more: pager,
   zless: pager,
