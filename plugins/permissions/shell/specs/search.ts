@@ -67,7 +67,8 @@ const rg: Judge = (args, _context, name) => {
   const listing = hasOption(parsed, '--files', '--type-list');
   if (!listing && !hasOption(parsed, '-e', '--regexp', '-f', '--file')) operands.shift();
   // rg skips hidden and git-ignored files unless told otherwise, so secrets below a directory stay unread.
-  const unrestricted = hasOption(parsed, '-u', '--hidden', '-.', '--no-ignore', '--no-ignore-dot', '--no-ignore-vcs', '--unrestricted');
+  // Following symlinks (`-L`) reaches whatever a link in the project points to (`link -> ~/.ssh`).
+  const unrestricted = hasOption(parsed, '-u', '--hidden', '-.', '--no-ignore', '--no-ignore-dot', '--no-ignore-vcs', '--unrestricted', '-L', '--follow');
   const targets = operands.length ? operands : [literal('.')];
   if (listing) return checked({ risk: 'read', reason: `\`${name} --files\` only lists`, reads: operands }, parsed, RG, name);
   if (unrestricted) return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: targets }, parsed, RG, name);
@@ -81,7 +82,7 @@ const AG: ArgSpec = {
 const ag: Judge = (args, _context, name) => {
   const parsed = parseArgs(args, AG);
   const operands = parsed.operands.slice(1);
-  const unrestricted = hasOption(parsed, '--hidden', '-u', '--unrestricted', '-a', '--all-types');
+  const unrestricted = hasOption(parsed, '--hidden', '-u', '--unrestricted', '-a', '--all-types', '-f', '--follow');
   if (unrestricted) return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: operands.length ? operands : [literal('.')] }, parsed, AG, name);
   return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: operands }, parsed, AG, name);
 };
