@@ -61,6 +61,8 @@ function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext,
     path = match[1] || (path.startsWith('/') ? '/' : '.');
     everything = true;
   }
+  // `cd "$X" && rm -rf *`: the working directory is only known at run time, and could be home or /.
+  if (cwd === null && !path.startsWith('/') && /^(\.\.?)(\/\.\.?)*\/?$/.test(path)) return `${everything ? 'everything in ' : ''}${path} in a directory only known at run time (it could be your home or /)`;
   const resolved = context.resolve(path, cwd);
   if (!resolved) return undefined;
   for (const candidate of [resolved.absolute, resolved.real]) {

@@ -290,6 +290,8 @@ export class ScriptWalker {
         if (scope.vars.has(name)) return scope.vars.get(name)!;
         if (name === 'HOME') return this.options.home;
         if (name === 'PWD') return scope.cwd;
+        // Unset in the script, IFS splits on blanks: `rm${IFS}-rf${IFS}/` is three words.
+        if (name === 'IFS') return ' \t\n';
         return null;
       },
       home: this.options.home,
