@@ -46,6 +46,8 @@ function packageManagerConcerns(args: Arg[], name: string, argSpec: ArgSpec = NP
   return concerns;
 }
 
+const BUILTIN_REPORTERS = new Set(['default', 'basic', 'verbose', 'dot', 'json', 'junit', 'tap', 'tap-flat', 'spec', 'min', 'list', 'progress', 'summary', 'github-actions', 'hanging-process', 'nyan', 'landing', 'tree', 'silent']);
+
 /** `npm test [npm options] [-- script args]`: every option known, none that rewrites files. */
 const testRun = (): Judge => (args, context, name) => {
   const updating = args.find((a) => UPDATING_FLAGS.test(a.value ?? ''));
@@ -53,7 +55,11 @@ const testRun = (): Judge => (args, context, name) => {
   const dash = args.findIndex((a) => a.value === '--');
   const own = dash < 0 ? args : args.slice(0, dash);
   const script = dash < 0 ? [] : args.slice(dash + 1);
-  const concerns = [...packageManagerConcerns(own, name, SCRIPT_RUN), ...unknownOptions(parseArgs(script, SCRIPT_ARGS), `${name} --`)];
+  const scriptArgs = parseArgs(script, SCRIPT_ARGS);
+  const concerns = [...packageManagerConcerns(own, name, SCRIPT_RUN), ...unknownOptions(scriptArgs, `${name} --`)];
+  // A reporter that is not a runner's built-in is a module the runner loads.
+  for (const reporter of [...optionValues(parseArgs(own, SCRIPT_RUN), '--reporter'), ...optionValues(scriptArgs, '--reporter')])
+    if (reporter.value === null || !BUILTIN_REPORTERS.has(reporter.value)) concerns.push(`\`${name}\` is given the reporter ${reporter.template}, which may be a module it loads`);
   const verdict = tests(context, `\`${name}\``);
   return concerns.length ? { ...verdict, concerns } : verdict;
 };
@@ -103,7 +109,10 @@ const npmTable: Record<string, Judge> = {
   'help-search': reads(),
   config: (args, _context, name) => {
     const sub = parseArgs(args, { stopAtOperand: true }).operands[0]?.value;
-    return sub === 'get' || sub === 'list' || sub === 'ls' ? { risk: 'read', reason: `\`${name} ${sub}\` only prints` } : { risk: 'write', reason: `\`${name}\` changes npm settings` };
+    if (sub !== 'get' && sub !== 'list' && sub !== 'ls') return { risk: 'write', reason: `\`${name}\` changes npm settings` };
+    // Auth settings print tokens (yarn with --no-redacted, older npm versions): not a plain read.
+    const secret = args.some((a) => a.value === null || /auth|token|password|_pass|cert|key|redacted|json/i.test(a.value));
+    return secret ? { risk: 'read', reason: `\`${name} ${sub}\` prints settings`, concerns: [`\`${name}\` may print credentials`] } : { risk: 'read', reason: `\`${name} ${sub}\` only prints` };
   },
   version: (args, _context, name) => (parseArgs(args).operands.length ? { risk: 'write', reason: `\`${name}\` bumps the version` } : { risk: 'read', reason: `\`${name}\` only prints` }),
   start: execs('starts the project'),
