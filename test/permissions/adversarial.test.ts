@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../dist/plugins/permissions/shell/argv.js';
 import { analyzeShell } from '../../dist/plugins/permissions/shell/analyze.js';
@@ -99,4 +101,16 @@ describe('hard blocks and test runners through the CLI', () => {
   it('still allows the everyday test runs', () => {
     for (const command of proven) expect(decisions.get(`default:${command}`)?.behavior, command).toBe('allow');
   });
+});
+
+describe('globs that expand to options', () => {
+  it('does not prove `sort *` in a directory holding a file named like an option (sort -o.bashrc)', async () => {
+    const fixture = policyFixture();
+    const commands = ['sort *.txt', 'cat src/*', 'ls *'];
+    const before = await checkBatch(fixture, bash(commands, 'plan'));
+    writeFileSync(join(fixture.root, '-o.bashrc.txt'), '');
+    const after = await checkBatch(fixture, bash(commands, 'plan'));
+    expect(before.map((d) => d.behavior)).toEqual(['allow', 'allow', 'allow']);
+    expect(after.map((d) => d.behavior)).toEqual(['deny', 'allow', 'deny']);
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { downloadedCodeBlocks, downloads, runsCode } from './downloads.js';
 import { parseScriptSync, type SyntaxNode } from './parser.js';
 import { noEffects, readRedirect, REDIRECTS, type Effects } from './redirects.js';
@@ -432,6 +433,9 @@ export class ScriptWalker {
       (args ?? []).map((arg) => ({ arg, cwd: here, ...(recursive ? { recursive, excludes: verdict.excludes } : {}), ...(verdict.metadataOnly ? { metadata: true } : {}) }));
     const concerns = [...prefixConcerns, ...unwrapped.concerns, ...(verdict.concerns ?? [])];
     const dynamic = effective.slice(1).filter((a) => a.value === null);
+    // `sort *` with a file named `-o.bashrc` here is `sort -o.bashrc`: a leading glob may expand to options.
+    if (!verdict.inert && effective.slice(1).some((a) => a.glob && /^[*?[]/.test(a.template)) && mayListOptions(cwd))
+      concerns.push('a glob at the start of an argument matches a file whose name starts with `-`, which the command would read as an option');
     if (dynamic.length && !verdict.inert) concerns.push(`an argument (${dynamic.map(describeDynamic).join(', ')}) is only known at run time`);
     const command: ShellCommand = {
       argv,
@@ -562,6 +566,16 @@ export class ScriptWalker {
   private addEffects(command: ShellCommand, effects: Effects, cwd: string | null): void {
     for (const arg of effects.reads) command.reads.push({ arg, cwd });
     for (const arg of effects.writes) command.writes.push({ arg, cwd });
+  }
+}
+
+/** True when a directory (null: unknown) holds a name starting with `-`, so a leading glob could expand to an option. */
+function mayListOptions(dir: string | null): boolean {
+  if (dir === null) return true;
+  try {
+    return readdirSync(dir).some((name) => name.startsWith('-'));
+  } catch {
+    return false;
   }
 }
 
