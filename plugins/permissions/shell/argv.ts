@@ -86,7 +86,7 @@ export function parseArgs(args: readonly Arg[], spec: ArgSpec = {}): ParsedArgs 
       const name = longName(written, longs) ?? written;
       const known = flags.has(name) || kinds.has(name) || optional.has(name);
       // A strict spec takes no abbreviation: the tool may know a longer option this spec does not list.
-      if (strict && (!known || name !== written || (eq >= 0 && flags.has(name)))) unknown.push(text);
+      if (strict && (!known || name !== written || (eq >= 0 && flags.has(name) && !optional.has(name) && !kinds.has(name)))) unknown.push(text);
       if (eq >= 0) add(name, { value: text.slice(eq + 1), template: arg.template.slice(arg.template.indexOf('=') + 1), glob: arg.glob });
       else if (kinds.has(name) && i + 1 < args.length) add(name, args[++i]);
       else add(name);

@@ -56,7 +56,7 @@ function spec(flags: string[], values: Record<string, ValueKind> | string[] = []
   };
 }
 
-const STATUS = spec(['-s', '--short', '-b', '--branch', '--long', '-v', '--verbose', '--show-stash', '--ahead-behind', '--no-ahead-behind', '-z', '--null', '--no-column', '--renames', '--no-renames', '-uno', '-uall', '-unormal'], [], ['--porcelain', '--untracked-files', '-u', '--ignored', '--ignore-submodules', '--find-renames', '--column']);
+const STATUS = spec(['-s', '--short', '-b', '--branch', '--long', '-v', '--verbose', '--show-stash', '--ahead-behind', '--no-ahead-behind', '-z', '--null', '--no-column', '--renames', '--no-renames', ], ['-u'], ['--porcelain', '--untracked-files', '--ignored', '--ignore-submodules', '--find-renames', '--column']);
 const BLAME = spec(['-b', '--root', '--show-stats', '-f', '--show-name', '-n', '--show-number', '-s', '-e', '--show-email', '-w', '-p', '--porcelain', '--line-porcelain', '--incremental', '-l', '-t', '-c', '--score-debug', '-M', '-C', '--progress', '--no-progress', '--reverse', '--first-parent', '--minimal', '--color-lines', '--color-by-age'], { '-L': 'text', '--date': 'text', '--ignore-rev': 'text', '--since': 'text', '--encoding': 'text', '--abbrev': 'text', '-S': 'read', '--contents': 'read', '--ignore-revs-file': 'read' });
 
 /** Operands of read commands: paths, and the path part of `rev:path`. */
@@ -180,7 +180,7 @@ const SUBCOMMANDS: Record<string, Judge> = {
   tag: listOrChange(
     ['-l', '--list', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '-v', '--verify'],
     ['-d', '--delete', '-a', '--annotate', '-s', '--sign', '-f', '--force', '-m', '-F', '-u', '--local-user', '-e', '--edit', '--create-reflog'],
-    spec(['-l', '--list', '-v', '--verify', '-i', '--ignore-case', '--omit-empty', '--no-column', '--no-color'], ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format'], ['-n', '--color', '--column']),
+    spec(['-l', '--list', '-v', '--verify', '-i', '--ignore-case', '--omit-empty', '--no-column', '--no-color'], ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '-n'], ['--color', '--column']),
   ),
   config: (args, _context, name) => {
     const parsed = parseArgs(args, { values: ['--file', '-f', '--blob', '--default', '--type', '--comment'] });
