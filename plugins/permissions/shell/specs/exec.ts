@@ -86,7 +86,9 @@ function interpreter(family: keyof typeof CODE_FLAGS): Judge {
         const verdict = module === 'pytest' ? judgeRun(rest, PYTEST, context, `${name} -m pytest`) : judgeRun(rest, { flags: ['-v', '-q', '-f', '-b', '-c', '--failfast', '--verbose', '--quiet', '--buffer', '--catch', '--locals', '--durations'], values: ['-k', '-p', '-s', '-t', '--pattern', '--start-directory', '--top-level-directory'] }, context, `${name} -m unittest`);
         return before.length ? { ...verdict, concerns: [...(verdict.concerns ?? []), `\`${name}\` is given options before -m that assistant does not know`] } : verdict;
       }
-      if (module === 'json.tool') return { risk: 'read', reason: `\`${name} -m json.tool\` only prints`, reads: parsed.operands.slice(0, 1), writes: parsed.operands.slice(1, 2) };
+      // `-m` puts the working directory first on the module path: a `json/` package in the project would run. `-I`/`-P` leave it out.
+      const isolated = args.some((a) => /^-[A-Za-z]*[IP]/.test(a.value ?? '') && args.indexOf(a) < args.findIndex((b) => /^-m/.test(b.value ?? '')));
+      if (module === 'json.tool' && isolated) return { risk: 'read', reason: `\`${name} -I -m json.tool\` only prints`, reads: parsed.operands.slice(0, 1), writes: parsed.operands.slice(1, 2) };
       if (module === 'http.server' || module === 'pip' || module === 'SimpleHTTPServer') return { risk: 'network', reason: `\`${name} -m ${module}\` reaches the network` };
       if (module) return { risk: 'exec', reason: `\`${name} -m ${module}\` runs a module` };
     }

@@ -335,7 +335,12 @@ export const textSpecs: Record<string, Judge> = {
   more: pager,
   zless: pager,
   most: (_args, _context, name) => ({ risk: 'unknown', reason: `\`${name}\` is not a command assistant knows to be safe` }),
-  man: inert(MAN),
+  // `man ./page.1` formats a local file (groff): only pages by name are proven.
+  man: (args, context, name) => {
+    const verdict = inert(MAN)(args, context, name);
+    const files = parseArgs(args, MAN).operands.filter((a) => a.value === null || a.value.includes('/'));
+    return files.length ? { ...verdict, concerns: [...(verdict.concerns ?? []), `\`${name}\` formats a local file (${files.map((a) => a.template).join(', ')})`] } : verdict;
+  },
   info: inert(INFO),
   printf,
   test,
