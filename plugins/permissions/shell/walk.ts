@@ -247,12 +247,12 @@ export class ScriptWalker {
     const valueNode = node.childForFieldName('value');
     const value = valueNode ? (valueNode.type === 'array' ? null : evaluateScalar(valueNode, this.wordScope(scope)).value) : '';
     if (valueNode?.type === 'array') this.visitWords(valueNode, scope);
-    this.exportName(name, exported);
+    this.exportName(name, exported, value);
     scope.vars.set(name, node.text.includes('+=') ? null : value);
   }
 
-  private exportName(name: string, exported: boolean): void {
-    if (exported ? !isHarmlessVariable(name) : !isHarmlessShellVariable(name)) this.concerns.push(`sets ${name}, which may change what later commands run or load`);
+  private exportName(name: string, exported: boolean, value?: string | null): void {
+    if (exported ? !isHarmlessVariable(name, value) : !isHarmlessShellVariable(name, value)) this.concerns.push(`sets ${name}, which may change what later commands run or load`);
   }
 
   /** `export`, `declare`, `typeset`, `local`, `readonly`: `-x` exports, `-n` makes a reference to another name. */
@@ -387,8 +387,8 @@ export class ScriptWalker {
         const name = nameNode?.text ?? '';
         if (nameNode) this.visitWords(nameNode, scope);
         const value = child.childForFieldName('value');
-        if (value) evaluateScalar(value, words);
-        if (!isHarmlessVariable(name)) concerns.push(`sets ${name}, which may change what the program runs or loads`);
+        const assigned = value ? evaluateScalar(value, words).value : '';
+        if (!isHarmlessVariable(name, assigned)) concerns.push(`sets ${name}, which may change what the program runs or loads`);
       } else if (child.type === 'command_name') nameNode = child;
       else if (REDIRECTS.has(child.type)) this.redirect(child, scope, effects, continuations);
       else if (STATEMENT_ARGUMENTS.has(child.type)) this.walk(child, scope); // `time (rm x)`: the group runs

@@ -9,8 +9,9 @@ import { DYNAMIC, type Arg } from './types.js';
  */
 const HARMLESS_VARIABLES = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLORTERM|TERM|COLUMNS|LINES|CI|TIME_STYLE|LS_COLORS|QUOTING_STYLE|GREP_COLOR|GREP_COLORS|BLOCK_SIZE|BLOCKSIZE|DU_BLOCK_SIZE|DF_BLOCK_SIZE|LS_BLOCK_SIZE|POSIXLY_CORRECT|TABSIZE)$/;
 
-/** True when setting this variable for a command cannot change what it runs, loads or writes. */
-export function isHarmlessVariable(name: string): boolean {
+/** True when setting this variable for a command cannot change what it runs, loads or writes (a locale given as a path loads files). */
+export function isHarmlessVariable(name: string, value?: string | null): boolean {
+  if (/^(LANG|LANGUAGE|LC_[A-Z]+|TZ)$/.test(name) && (value === null || value?.includes('/'))) return false;
   return HARMLESS_VARIABLES.test(name);
 }
 
@@ -18,8 +19,8 @@ export function isHarmlessVariable(name: string): boolean {
  * For a plain shell assignment (`x=1`, not exported): lowercase names are the script's own, unless
  * programs read them too (`http_proxy`, `npm_config_*`); any other name may already be exported.
  */
-export function isHarmlessShellVariable(name: string): boolean {
-  if (isHarmlessVariable(name)) return true;
+export function isHarmlessShellVariable(name: string, value?: string | null): boolean {
+  if (isHarmlessVariable(name, value)) return true;
   return /^[a-z_][a-z0-9_]*$/.test(name) && !/(^|_)proxy$|^npm_config_|^pnpm_|^yarn_|^bun_|^no_proxy$/.test(name);
 }
 
@@ -99,7 +100,7 @@ const env: Strip = (args, out) => {
   for (; i < operands.length; i++) {
     const name = operands[i]!.value?.match(/^([A-Za-z_][A-Za-z0-9_]*)=/)?.[1];
     if (!name) break;
-    if (!isHarmlessVariable(name)) out.concerns.push(`sets ${name}, which may change what programs run or load`);
+    if (!isHarmlessVariable(name, operands[i]!.value!.slice(name.length + 1))) out.concerns.push(`sets ${name}, which may change what programs run or load`);
   }
   const rest = operands.slice(i);
   if (split.length) {
