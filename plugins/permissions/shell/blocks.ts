@@ -223,6 +223,18 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
     });
   }
   if (name === 'chmod' || name === 'chown' || name === 'chgrp') return ownerBlocks(command, name, args, context, false);
+  if (name === 'rsync' && args.some((a) => a.value === null || /^--(delete|del$|remove-source-files)/.test(a.value))) {
+    // `rsync -a --delete empty/ ~/` empties the destination; `--remove-source-files` deletes the sources.
+    const operands = args.filter((a) => a.value === null || !a.value.startsWith('-'));
+    const removesSources = args.some((a) => a.value === null || a.value === '--remove-source-files');
+    const deletes = args.some((a) => a.value === null || /^--(delete|del$)/.test(a.value));
+    const targets = [...(removesSources ? operands.slice(0, -1) : []), ...(deletes ? operands.slice(-1) : [])];
+    return targets.flatMap((arg) => {
+      const target = arg.value === null ? arg : { ...arg, value: arg.value.replace(/\/+$/, '') || '/', template: arg.template.replace(/\/+$/, '') || '/' };
+      const why = catastrophicTarget(target, command.cwd, context);
+      return why ? [`\`rsync --delete\` into or from ${why}`] : [];
+    });
+  }
   if (name === 'find') return findBlocks(command, args, context);
   if (FORMATTERS.test(name)) return [`\`${name}\` formats or erases disks`];
   if (DISK_TOOLS.has(name) && !args.some((a) => a.value === '-l' || a.value === '--list')) return [`\`${name}\` changes disk partitions`];
