@@ -45,6 +45,8 @@ export class ScriptWalker {
   private readonly stdinReaders = new Set<ShellCommand>();
   /** Stdin readers whose input was literal text, judged as a script. */
   private readonly fedLiterally = new Set<ShellCommand>();
+  /** Commands whose output goes into a pipe rather than to the substitution or terminal. */
+  private readonly piped = new Set<ShellCommand>();
   /** The commands `xargs` runs, with their input still a run-time value: judged again once the input is known. */
   private readonly xargsRuns = new Map<ShellCommand, Arg[][]>();
   /** Set while a command's words are evaluated: a substitution in them downloads something. */
@@ -315,7 +317,7 @@ export class ScriptWalker {
     const produced = this.commands.slice(start);
     if (produced.some(downloads)) this.downloadedSubstitution = true;
     // `$(cd ..; pwd)`: the output of the commands run directly inside, when each is known (cd prints nothing).
-    const direct = produced.filter((c) => this.levels.get(c) === this.level + 1);
+    const direct = produced.filter((c) => this.levels.get(c) === this.level + 1 && !this.piped.has(c));
     if (node.type !== 'command_substitution' || !direct.length) return null;
     const outputs = direct.map((c) => this.outputs.get(c) ?? (c.name === 'cd' || c.name === 'pushd' || c.name === ':' || c.name === 'true' ? '' : undefined));
     return outputs.every((o) => o !== undefined) ? outputs.join('').replace(/\n+$/, '') : null;
@@ -539,6 +541,10 @@ export class ScriptWalker {
       if (head && this.stdinReaders.has(head)) this.pipedInto(head, heads, scope);
       const previous = heads[heads.length - 1];
       const previousOutput = previous ? this.outputs.get(previous) : undefined;
+      if (previous) this.piped.add(previous);
+      // `echo cm0gLXJmIH4= | base64 -d | sh`: filters with known input have known output.
+      const filtered = head && previousOutput !== undefined && !this.outputs.has(head) ? filterOutput(head, previousOutput) : undefined;
+      if (head && filtered !== undefined) this.outputs.set(head, filtered);
       if (head && this.xargsRuns.has(head) && previousOutput !== undefined) this.feedXargs(head, previousOutput, scope);
       if (head) heads.push(head);
     }
@@ -567,6 +573,18 @@ export class ScriptWalker {
     for (const arg of effects.reads) command.reads.push({ arg, cwd });
     for (const arg of effects.writes) command.writes.push({ arg, cwd });
   }
+}
+
+/** The output of a filter given known input (`cat`, `base64 -d`, `rev`, `xxd -r -p`), or undefined. */
+function filterOutput(command: ShellCommand, input: string): string | undefined {
+  const args = command.effective.slice(1).map((a) => a.value);
+  if (args.some((a) => a === null)) return undefined;
+  if (command.name === 'cat' && !args.length) return input;
+  if (command.name === 'rev' && !args.length) return input.split('\n').map((line) => [...line].reverse().join('')).join('\n');
+  if (command.name === 'base64' && args.length && args.every((a) => ['-d', '--decode', '-D', '-i', '--ignore-garbage', '-di'].includes(a!))) return Buffer.from(input.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if ((command.name === 'xxd' && args.join(' ') === '-r -p') || (command.name === 'xxd' && args.join(' ') === '-p -r') || (command.name === 'xxd' && args.join(' ') === '-rp'))
+    return Buffer.from(input.replace(/\s+/g, ''), 'hex').toString('utf8');
+  return undefined;
 }
 
 /** True when a directory (null: unknown) holds a name starting with `-`, so a leading glob could expand to an option. */
