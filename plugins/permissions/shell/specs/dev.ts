@@ -28,6 +28,7 @@ const UPDATING_FLAGS = /^(-u|--update|--updateSnapshot|--update-snapshots|--fix|
 const NPM_OPTIONS: ArgSpec = {
   flags: ['-s', '--silent', '-q', '--quiet', '-d', '--verbose', '--if-present', '--workspaces', '--ws', '--include-workspace-root', '--no-color', '--json', '--parseable', '-p', '--long', '-l', '--all', '-a', '--global', '-g', '--production', '--dev', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--ignore-scripts', '--no-progress', '--stream', '--recursive', '-r', '--aggregate-output', '--no-bail', '--bail', '--parallel', '--reporter-hide-prefix', '--prod', '--no-optional', '--help', '-h', '--version', '-v'],
   values: ['--loglevel', '--color', '--depth', '--omit', '--include', '-w', '--workspace', '--filter', '-F', '--reporter'],
+  optional: ['--link'],
 };
 
 /** Options shared by package managers and what their test scripts are commonly given. */
@@ -86,6 +87,12 @@ const packageExec: Judge = (args, _context, name) => {
 
 const installs = network('installs or changes packages (network)');
 
+/** npm subcommands that only print, with npm's options checked (`npm help --viewer=browser` opens a program). */
+const npmReads = (): Judge => (args, _context, name) => {
+  const concerns = packageManagerConcerns(args, name);
+  return { risk: 'read', reason: `\`${name}\` only prints`, inert: true, ...(concerns.length ? { concerns } : {}) };
+};
+
 const npmTable: Record<string, Judge> = {
   test: testRun(),
   t: testRun(),
@@ -94,19 +101,19 @@ const npmTable: Record<string, Judge> = {
   'run-script': runScript,
   rum: runScript,
   urn: runScript,
-  ls: reads(),
-  list: reads(),
-  ll: reads(),
-  la: reads(),
-  explain: reads(),
-  why: reads(),
-  root: reads(),
-  bin: reads(),
-  prefix: reads(),
-  help: reads(),
-  query: reads(),
+  ls: npmReads(),
+  list: npmReads(),
+  ll: npmReads(),
+  la: npmReads(),
+  explain: npmReads(),
+  why: npmReads(),
+  root: npmReads(),
+  bin: npmReads(),
+  prefix: npmReads(),
+  help: npmReads(),
+  query: npmReads(),
   fund: network('looks up funding pages, opening a browser for a package'),
-  'help-search': reads(),
+  'help-search': npmReads(),
   config: (args, _context, name) => {
     const sub = parseArgs(args, { stopAtOperand: true }).operands[0]?.value;
     if (sub !== 'get' && sub !== 'list' && sub !== 'ls') return { risk: 'write', reason: `\`${name}\` changes npm settings` };
