@@ -37,8 +37,19 @@ const RECURSIVE_DELETERS = new Set(['rimraf', 'del', 'del-cli', 'trash', 'trash-
 function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext, project = true): string | undefined {
   const template = arg.template;
   if (arg.value === null) {
+    // `${X:-/}` may be `/`, `~other` is a home directory: judge the value it may well take.
+    if (arg.worst !== undefined) {
+      const why = catastrophicTarget({ value: arg.worst, template: arg.worst, glob: false }, cwd, context, project);
+      if (why) return `${describe(template)}, which may be ${why}`;
+    }
     // `rm -rf "$DIR/"` with DIR empty is `rm -rf /`.
-    if (template.startsWith(DYNAMIC) && /^\/(\*|\.\*)?$/.test(template.replaceAll(DYNAMIC, ''))) return `${template.replaceAll(DYNAMIC, '$VAR')} could expand to /`;
+    if (template.startsWith(DYNAMIC) && /^\/(\*|\.\*)?$/.test(template.replaceAll(DYNAMIC, ''))) return `${describe(template)} could expand to /`;
+    // `rm -rf "$HOME/$X"` with X empty deletes the home directory: judge the static part before a trailing run-time one.
+    const trailing = /^([^\0]*?)\/?\0+\/?(\*|\.\*)?$/.exec(template);
+    if (trailing && trailing[1]) {
+      const why = catastrophicTarget({ value: trailing[1], template: trailing[1], glob: false }, cwd, context, project);
+      if (why) return `${describe(template)}, which is ${why} when the run-time part is empty`;
+    }
     return undefined;
   }
   let path = arg.value;
@@ -46,10 +57,12 @@ function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext,
   if (arg.glob) {
     // `dir/*` empties `dir`: judge `dir`.
     const match = /^(.*?)\/?(\*|\.\*|\.\[!.\]\*|\{\*,\.\*\})$/.exec(path);
-    if (!match) return undefined;
+    if (!match) return globTarget(arg, cwd, context, project);
     path = match[1] || (path.startsWith('/') ? '/' : '.');
     everything = true;
   }
+  // `cd "$X" && rm -rf *`: the working directory is only known at run time, and could be home or /.
+  if (cwd === null && !path.startsWith('/') && /^(\.\.?)(\/\.\.?)*\/?$/.test(path)) return `${everything ? 'everything in ' : ''}${path} in a directory only known at run time (it could be your home or /)`;
   const resolved = context.resolve(path, cwd);
   if (!resolved) return undefined;
   for (const candidate of [resolved.absolute, resolved.real]) {
@@ -59,6 +72,63 @@ function catastrophicTarget(arg: Arg, cwd: string | null, context: BlockContext,
     if (project && candidate === context.projectRoot) return `${what} (the project root)`;
     if (context.projectRoot.startsWith(candidate.endsWith('/') ? candidate : candidate + '/')) return `${what} (it contains the project)`;
     if (context.home && dirname(context.home) === candidate) return `${what} (it holds home directories)`;
+  }
+  return undefined;
+}
+
+const describe = (template: string) => template.replaceAll(DYNAMIC, '$VAR');
+
+/** A glob segment (`[b]in`, `?sr`, `*`) as a regular expression over one name. */
+function segmentRegex(segment: string): RegExp {
+  let out = '';
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = segment.indexOf(']', i + 2);
+      if (end < 0) out += '\\[';
+      else {
+        const body = segment.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        out += `[${body}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/**
+ * A glob like `/[b]in`, `/u?r`, `~/../*` or `/*\/bin`: the first segment with glob characters could
+ * match a name whose deletion is catastrophic (a system directory, home, the project or a parent).
+ */
+function globTarget(arg: Arg, cwd: string | null, context: BlockContext, project: boolean): string | undefined {
+  const path = arg.value!;
+  const segments = path.split('/');
+  const at = segments.findIndex((s) => /[*?[]/.test(s));
+  if (at < 0) return undefined;
+  const base = segments.slice(0, at).join('/') || (path.startsWith('/') ? '/' : '.');
+  const resolved = context.resolve(base, cwd);
+  if (!resolved) return undefined;
+  let regex: RegExp;
+  try {
+    regex = segmentRegex(segments[at]!);
+  } catch {
+    return `${path} (a glob assistant cannot read)`;
+  }
+  const targets = [...SYSTEM_TOP, context.projectRoot, ...(context.home ? [context.home, dirname(context.home)] : [])];
+  for (const dir of new Set([resolved.absolute, resolved.real])) {
+    const prefix = dir.endsWith('/') ? dir : dir + '/';
+    for (const target of targets) {
+      if (!target.startsWith(prefix)) continue;
+      const name = target.slice(prefix.length).split('/')[0]!;
+      if (!name || !regex.test(name)) continue;
+      const rest = segments.slice(at + 1).filter(Boolean);
+      // `/[b]in` matches /bin itself; `/*/bin` reaches into what it matches.
+      const candidate = prefix + name + (rest.length && !rest.some((s) => /[*?[]/.test(s)) ? '/' + rest.join('/') : '');
+      const why = catastrophicTarget({ value: candidate, template: candidate, glob: false }, cwd, context, project) ?? (rest.length ? `${prefix + name} (a glob reaches into it)` : undefined);
+      if (why) return `${path}, which matches ${why}`;
+    }
   }
   return undefined;
 }
@@ -95,9 +165,18 @@ const FIND_TESTS = new Set([
   '-newermt', '-empty', '-links', '-inum', '-samefile', '-lname', '-ilname', '-used', '-readable', '-writable', '-executable', '-fstype',
 ]);
 
+/** A find test that selects (nearly) everything: `-name '*'`, `-path '*'`, `-regex '.*'`, `-type f`. */
+function matchesEverything(test: string, value: Arg | undefined): boolean {
+  if (test === '-type' || test === '-xtype') return true;
+  const text = value?.value;
+  if (text === null || text === undefined) return /name|path|regex/.test(test);
+  if (/regex/.test(test)) return /^(\.\*|\.\+|\^?\.\*\$?)$/.test(text);
+  return /name|path/.test(test) && /^[*?]*\*[*?]*$|^\.\*$/.test(text);
+}
+
 function findBlocks(command: ShellCommand, args: Arg[], context: BlockContext): string[] {
   const destructive = args.some((a) => a.value === '-delete' || a.value === '-exec' || a.value === '-execdir' || a.value === '-ok' || a.value === '-okdir');
-  if (!destructive || args.some((a) => a.value !== null && FIND_TESTS.has(a.value))) return [];
+  if (!destructive || args.some((a, i) => a.value !== null && FIND_TESTS.has(a.value) && !matchesEverything(a.value, args[i + 1]))) return [];
   const starts: Arg[] = [];
   for (const arg of args) {
     if (arg.value === null || arg.value.startsWith('-') || arg.value === '(' || arg.value === '!') break;
@@ -136,12 +215,26 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
   }
   if (name === 'mv') {
     const parsed = parseArgs(args, { values: ['-t', '--target-directory', '-S', '--suffix'] });
-    return parsed.operands.slice(0, -1).flatMap((arg) => {
+    // With `-t DIR` every operand is a source.
+    const sources = hasOption(parsed, '-t', '--target-directory') ? parsed.operands : parsed.operands.slice(0, -1);
+    return sources.flatMap((arg) => {
       const why = catastrophicTarget(arg, command.cwd, context);
       return why ? [`\`mv\` of ${why}`] : [];
     });
   }
   if (name === 'chmod' || name === 'chown' || name === 'chgrp') return ownerBlocks(command, name, args, context, false);
+  if (name === 'rsync' && args.some((a) => a.value === null || /^--(delete|del$|remove-source-files)/.test(a.value))) {
+    // `rsync -a --delete empty/ ~/` empties the destination; `--remove-source-files` deletes the sources.
+    const operands = args.filter((a) => a.value === null || !a.value.startsWith('-'));
+    const removesSources = args.some((a) => a.value === null || a.value === '--remove-source-files');
+    const deletes = args.some((a) => a.value === null || /^--(delete|del$)/.test(a.value));
+    const targets = [...(removesSources ? operands.slice(0, -1) : []), ...(deletes ? operands.slice(-1) : [])];
+    return targets.flatMap((arg) => {
+      const target = arg.value === null ? arg : { ...arg, value: arg.value.replace(/\/+$/, '') || '/', template: arg.template.replace(/\/+$/, '') || '/' };
+      const why = catastrophicTarget(target, command.cwd, context);
+      return why ? [`\`rsync --delete\` into or from ${why}`] : [];
+    });
+  }
   if (name === 'find') return findBlocks(command, args, context);
   if (FORMATTERS.test(name)) return [`\`${name}\` formats or erases disks`];
   if (DISK_TOOLS.has(name) && !args.some((a) => a.value === '-l' || a.value === '--list')) return [`\`${name}\` changes disk partitions`];
@@ -153,7 +246,27 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
   return [];
 }
 
+/** Commands whose hard blocks are looked for after an unknown command name (`mywrapper rm -rf /`). */
+const DESTRUCTIVE = new Set(['rm', 'shred', 'srm', 'find', 'chmod', 'chown', 'chgrp', 'mv', ...RECURSIVE_DELETERS]);
+
+/**
+ * An unknown command may be a wrapper that runs the rest of its arguments: when they hold a
+ * destructive command with a catastrophic target, assume it runs.
+ */
+function wrappedBlocks(command: ShellCommand, context: BlockContext): string[] {
+  if ((command.risk !== 'unknown' && !command.localProgram) || command.name === null) return [];
+  const args = command.effective;
+  for (let i = 1; i < args.length; i++) {
+    const name = args[i]!.value?.split('/').pop();
+    if (!name || !DESTRUCTIVE.has(name)) continue;
+    const inner: ShellCommand = { ...command, name, effective: args.slice(i) };
+    const found = blocksOf(inner, context);
+    if (found.length) return found.map((why) => `\`${command.name}\` may run ${why}`);
+  }
+  return [];
+}
+
 /** The hard blocks of every command in a script. */
 export function commandBlocks(commands: readonly ShellCommand[], context: BlockContext): string[] {
-  return [...new Set(commands.flatMap((command) => blocksOf(command, context)))];
+  return [...new Set(commands.flatMap((command) => [...blocksOf(command, context), ...wrappedBlocks(command, context)]))];
 }

@@ -1,4 +1,4 @@
-import { parseArgs, type ArgSpec, type ParsedArgs } from './argv.js';
+import { parseArgs, unknownOptions, valuesOfKind, type ArgSpec, type ParsedArgs } from './argv.js';
 import type { Arg, Risk } from './types.js';
 
 /** What one command does, as its judge reads its arguments. */
@@ -44,18 +44,38 @@ export interface JudgeContext {
 /** Reads a command's arguments (without its name) and says what it does. */
 export type Judge = (args: Arg[], context: JudgeContext, name: string) => Verdict;
 
-/** A command that only reads the files named by its operands. */
-export function reader(values: readonly string[] = [], extra?: (parsed: ParsedArgs, name: string) => Partial<Verdict> | undefined): Judge {
-  const spec: ArgSpec = { values };
-  return (args, _context, name) => {
-    const parsed = parseArgs(args, spec);
-    return { risk: 'read', reason: `\`${name}\` only reads`, reads: parsed.operands, ...extra?.(parsed, name) };
+/**
+ * Folds what a strict spec knows into a verdict: option values that are files read or written
+ * count as such, a value that is code makes it run code, and an unknown option keeps it unproven.
+ */
+export function checked(verdict: Verdict, parsed: ParsedArgs, spec: ArgSpec, name: string): Verdict {
+  const code = valuesOfKind(parsed, spec, 'code');
+  if (code.length) return { ...verdict, risk: 'exec', reason: `\`${name}\` is given a program or code to run or load (${code.map((a) => a.template).join(', ')})` };
+  const reads = valuesOfKind(parsed, spec, 'read');
+  const writes = valuesOfKind(parsed, spec, 'write');
+  const concerns = [...(verdict.concerns ?? []), ...unknownOptions(parsed, name)];
+  return {
+    ...verdict,
+    ...(reads.length ? { reads: [...(verdict.reads ?? []), ...reads] } : {}),
+    ...(writes.length ? { writes: [...(verdict.writes ?? []), ...writes] } : {}),
+    ...(concerns.length ? { concerns } : {}),
   };
 }
 
-/** A command whose arguments are not paths (echo, pwd, whoami). */
-export function inert(): Judge {
-  return (_args, _context, name) => ({ risk: 'read', reason: `\`${name}\` only prints`, inert: true });
+/** A command that only reads the files named by its operands; `spec` lists every option it knows. */
+export function reader(spec: ArgSpec, extra?: (parsed: ParsedArgs, name: string) => Partial<Verdict> | undefined): Judge {
+  return (args, _context, name) => {
+    const parsed = parseArgs(args, spec);
+    return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: parsed.operands, ...extra?.(parsed, name) }, parsed, spec, name);
+  };
+}
+
+/** A command whose arguments are not paths (echo, pwd, whoami); with a spec, only its known options keep it proven. */
+export function inert(spec?: ArgSpec): Judge {
+  return (args, _context, name) => {
+    const verdict: Verdict = { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
+    return spec ? checked(verdict, parseArgs(args, spec), spec, name) : verdict;
+  };
 }
 
 /** A command with a fixed risk whatever its arguments. */

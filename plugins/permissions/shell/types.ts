@@ -9,6 +9,11 @@ export interface Arg {
   template: string;
   /** Contains unquoted glob characters (`*`, `?`, `[`). */
   glob: boolean;
+  /**
+   * For a run-time value, a value it may well take that hard blocks must consider: `${X:-/}` may be
+   * `/`, `~other` is a home directory.
+   */
+  worst?: string;
 }
 
 /** What a command does, from most to least harmless. */

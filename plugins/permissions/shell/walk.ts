@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { downloadedCodeBlocks, downloads, runsCode } from './downloads.js';
 import { parseScriptSync, type SyntaxNode } from './parser.js';
 import { noEffects, readRedirect, REDIRECTS, type Effects } from './redirects.js';
@@ -6,8 +7,8 @@ import type { Judge, Verdict } from './spec.js';
 import { SHELLS } from './specs/exec.js';
 import { judgeFor } from './specs/index.js';
 import { DYNAMIC, type Arg, type ShellAnalysis, type ShellCommand, type ShellPath } from './types.js';
-import { evaluateScalar, evaluateWord, type WordScope } from './words.js';
-import { commandName, DANGEROUS_VARIABLES, unwrap } from './wrappers.js';
+import { evaluateScalar, evaluateWord, isPlainArithmetic, type WordScope } from './words.js';
+import { commandName, isHarmlessShellVariable, isHarmlessVariable, unwrap } from './wrappers.js';
 
 /** Where and how a script is judged. */
 export interface WalkOptions {
@@ -44,6 +45,10 @@ export class ScriptWalker {
   private readonly stdinReaders = new Set<ShellCommand>();
   /** Stdin readers whose input was literal text, judged as a script. */
   private readonly fedLiterally = new Set<ShellCommand>();
+  /** Commands whose output goes into a pipe rather than to the substitution or terminal. */
+  private readonly piped = new Set<ShellCommand>();
+  /** The commands `xargs` runs, with their input still a run-time value: judged again once the input is known. */
+  private readonly xargsRuns = new Map<ShellCommand, Arg[][]>();
   /** Set while a command's words are evaluated: a substitution in them downloads something. */
   private downloadedSubstitution = false;
 
@@ -88,6 +93,9 @@ export class ScriptWalker {
   private walk(node: SyntaxNode, scope: Scope): void {
     const type = node.type;
     if (STATEMENTS.has(type)) {
+      // `(( x > 1 ))` evaluates x as arithmetic: a subscript in its value runs code.
+      if (type === 'compound_statement' && node.text.startsWith('((') && !isPlainArithmetic(node, this.wordScope(scope)))
+        this.concerns.push(`the arithmetic ${node.text} evaluates variables, whose array subscripts can run code`);
       for (const child of node.namedChildren) this.walk(child, scope);
       return;
     }
@@ -109,27 +117,28 @@ export class ScriptWalker {
         this.walkCommand(node, scope, undefined);
         return;
       case 'variable_assignment':
-        this.assign(node, scope);
+        this.assign(node, scope, false);
         return;
       case 'variable_assignments':
+        for (const child of node.namedChildren) this.assign(child, scope, false);
+        return;
       case 'declaration_command':
-        for (const child of node.namedChildren) {
-          if (child.type === 'variable_assignment') this.assign(child, scope);
-          else if (child.type !== 'variable_name' && child.type !== 'word') {
-            // `export $(...)` sets variables whose names are only known at run time (PATH among them).
-            this.visitWords(child, scope);
-            this.concerns.push(`\`${node.text.split(/\s/)[0]}\` sets variables only known at run time`);
-          }
-        }
+        this.declare(node, scope);
         return;
       case 'unset_command':
-        for (const child of node.namedChildren) scope.vars.set(child.text, null);
+        for (const child of node.namedChildren) {
+          // `unset 'a[$(cmd)]'` evaluates the subscript.
+          if (child.type !== 'variable_name' && child.type !== 'word') this.visitWords(child, scope);
+          if (child.text.includes('[') || !/^[\w-]+$/.test(child.text)) this.concerns.push(`\`unset ${child.text}\` evaluates an array subscript or a run-time name`);
+          scope.vars.set(child.text, null);
+        }
         return;
       case 'negated_command':
         for (const child of node.namedChildren) this.walk(child, scope);
         return;
       case 'test_command':
         this.visitWords(node, scope);
+        this.checkTest(node, scope);
         return;
       case 'if_statement':
       case 'while_statement':
@@ -172,6 +181,11 @@ export class ScriptWalker {
       mergeScopes(scope, branches);
       return;
     }
+    if (node.type === 'c_style_for_statement') {
+      const header = node.namedChildren.filter((c) => c.type !== 'do_group' && c.type !== 'compound_statement');
+      if (header.some((c) => !isPlainArithmetic(c, this.wordScope(scope)) || !/^[\w\s=<>!+*\/%&|()-]*$/.test(c.text)))
+        this.concerns.push('the arithmetic of a `for ((...))` loop evaluates variables, whose array subscripts can run code');
+    }
     if (node.type === 'for_statement') {
       const variable = node.childForFieldName('variable');
       for (const value of node.childrenForFieldName('value')) evaluateWord(value, this.wordScope(scope));
@@ -210,13 +224,60 @@ export class ScriptWalker {
     this.walk(body, cloneScope(scope));
   }
 
-  private assign(node: SyntaxNode, scope: Scope): void {
-    const name = node.childForFieldName('name')?.text ?? node.namedChildren[0]?.text ?? '';
+  /**
+   * A shell assignment. Exported (or in front of a command) only harmless names keep the script
+   * provable; a plain one may set a variable the environment already exports, so the same holds
+   * for names programs read. A subscript (`a[$(cmd)]=1`) is evaluated as arithmetic: code.
+   */
+  private assign(node: SyntaxNode, scope: Scope, exported: boolean): void {
+    if (node.type !== 'variable_assignment') {
+      if (node.type === 'variable_name' || node.type === 'word') this.exportName(node.text, exported);
+      else {
+        // `export $(...)` sets variables whose names are only known at run time (PATH among them).
+        this.visitWords(node, scope);
+        this.concerns.push(`\`${node.text}\` sets variables only known at run time`);
+      }
+      return;
+    }
+    const nameNode = node.childForFieldName('name') ?? node.namedChildren[0];
+    const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? '');
+    if (nameNode?.type === 'subscript') {
+      this.visitWords(nameNode, scope);
+      const index = nameNode.childForFieldName('index');
+      if (!index || !isPlainArithmetic(nameNode, this.wordScope(scope)) || !/^\d+$/.test(index.text)) this.concerns.push(`\`${nameNode.text}=\` evaluates an array subscript, which can run code`);
+    }
     const valueNode = node.childForFieldName('value');
     const value = valueNode ? (valueNode.type === 'array' ? null : evaluateScalar(valueNode, this.wordScope(scope)).value) : '';
     if (valueNode?.type === 'array') this.visitWords(valueNode, scope);
-    if (DANGEROUS_VARIABLES.test(name)) this.concerns.push(`sets ${name}, which changes what later commands run`);
+    this.exportName(name, exported, value);
     scope.vars.set(name, node.text.includes('+=') ? null : value);
+  }
+
+  private exportName(name: string, exported: boolean, value?: string | null): void {
+    if (exported ? !isHarmlessVariable(name, value) : !isHarmlessShellVariable(name, value)) this.concerns.push(`sets ${name}, which may change what later commands run or load`);
+  }
+
+  /** `export`, `declare`, `typeset`, `local`, `readonly`: `-x` exports, `-n` makes a reference to another name. */
+  private declare(node: SyntaxNode, scope: Scope): void {
+    const keyword = node.children[0]?.text ?? '';
+    let exported = keyword === 'export';
+    for (const child of node.namedChildren) {
+      if (child.type === 'word' && child.text.startsWith('-')) {
+        if (/^-\w*x/.test(child.text)) exported = true;
+        if (/^[-+]\w*[nf]/.test(child.text) && keyword !== 'export') this.concerns.push(`\`${keyword} ${child.text}\` makes names refer to other variables or functions`);
+        continue;
+      }
+      if (child.type === 'word' && child.text.startsWith('+')) continue;
+      this.assign(child, scope, exported);
+    }
+  }
+
+  /** `[[ -v 'a[$(cmd)]' ]]` and `[[ $x -eq 1 ]]` evaluate subscripts and arithmetic, which run code. */
+  private checkTest(node: SyntaxNode, scope: Scope): void {
+    const text = node.text;
+    if (/(^|[\s(!])-v\s/.test(text)) this.concerns.push(`\`${text}\` evaluates an array subscript, which can run code`);
+    if (/\s-(eq|ne|lt|le|gt|ge)\s/.test(text) && text.startsWith('[[') && !isPlainArithmetic(node, this.wordScope(scope)))
+      this.concerns.push(`\`${text}\` compares as arithmetic, which evaluates variables whose subscripts can run code`);
   }
 
   /** Evaluates every word below a node for the substitutions it runs. */
@@ -232,6 +293,8 @@ export class ScriptWalker {
         if (scope.vars.has(name)) return scope.vars.get(name)!;
         if (name === 'HOME') return this.options.home;
         if (name === 'PWD') return scope.cwd;
+        // Unset in the script, IFS splits on blanks: `rm${IFS}-rf${IFS}/` is three words.
+        if (name === 'IFS') return ' \t\n';
         return null;
       },
       home: this.options.home,
@@ -253,7 +316,11 @@ export class ScriptWalker {
     }
     const produced = this.commands.slice(start);
     if (produced.some(downloads)) this.downloadedSubstitution = true;
-    if (node.type === 'command_substitution' && produced.length === 1) return this.outputs.get(produced[0]!)?.replace(/\n+$/, '') ?? null;
+    // `$(cd ..; pwd)`: the output of the commands run directly inside, when each is known (cd prints nothing).
+    const direct = produced.filter((c) => this.levels.get(c) === this.level + 1 && !this.piped.has(c));
+    if (node.type !== 'command_substitution' || !direct.length) return null;
+    const outputs = direct.map((c) => this.outputs.get(c) ?? (c.name === 'cd' || c.name === 'pushd' || c.name === ':' || c.name === 'true' ? '' : undefined));
+    return outputs.every((o) => o !== undefined) ? outputs.join('').replace(/\n+$/, '') : null;
     return null;
   }
 
@@ -318,10 +385,12 @@ export class ScriptWalker {
     this.downloadedSubstitution = false;
     for (const child of node.namedChildren) {
       if (child.type === 'variable_assignment') {
-        const name = child.childForFieldName('name')?.text ?? '';
+        const nameNode = child.childForFieldName('name');
+        const name = nameNode?.text ?? '';
+        if (nameNode) this.visitWords(nameNode, scope);
         const value = child.childForFieldName('value');
-        if (value) evaluateScalar(value, words);
-        if (DANGEROUS_VARIABLES.test(name)) concerns.push(`sets ${name}, which changes what programs run`);
+        const assigned = value ? evaluateScalar(value, words).value : '';
+        if (!isHarmlessVariable(name, assigned)) concerns.push(`sets ${name}, which may change what the program runs or loads`);
       } else if (child.type === 'command_name') nameNode = child;
       else if (REDIRECTS.has(child.type)) this.redirect(child, scope, effects, continuations);
       else if (STATEMENT_ARGUMENTS.has(child.type)) this.walk(child, scope); // `time (rm x)`: the group runs
@@ -366,6 +435,9 @@ export class ScriptWalker {
       (args ?? []).map((arg) => ({ arg, cwd: here, ...(recursive ? { recursive, excludes: verdict.excludes } : {}), ...(verdict.metadataOnly ? { metadata: true } : {}) }));
     const concerns = [...prefixConcerns, ...unwrapped.concerns, ...(verdict.concerns ?? [])];
     const dynamic = effective.slice(1).filter((a) => a.value === null);
+    // `sort *` with a file named `-o.bashrc` here is `sort -o.bashrc`: a leading glob may expand to options.
+    if (!verdict.inert && effective.slice(1).some((a) => a.glob && /^[*?[]/.test(a.template)) && mayListOptions(cwd))
+      concerns.push('a glob at the start of an argument matches a file whose name starts with `-`, which the command would read as an option');
     if (dynamic.length && !verdict.inert) concerns.push(`an argument (${dynamic.map(describeDynamic).join(', ')}) is only known at run time`);
     const command: ShellCommand = {
       argv,
@@ -399,6 +471,7 @@ export class ScriptWalker {
     else if (verdict.cd === 'unknown') scope.cwd = null;
     else if (verdict.cd) scope.cwd = subdirectory(scope.cwd, verdict.cd);
     if (verdict.output !== undefined) this.outputs.set(command, verdict.output);
+    else if (name === 'pwd' && command.cwd !== null && command.effective.length === 1) this.outputs.set(command, command.cwd);
     else if (name === 'echo' || name === 'printf') {
       const words = command.effective.slice(1).filter((a, i) => !(name === 'echo' && i === 0 && /^-[neE]+$/.test(a.value ?? '')));
       if (words.every((a) => a.value !== null)) this.outputs.set(command, words.map((a) => a.value).join(' '));
@@ -414,10 +487,29 @@ export class ScriptWalker {
         this.level--;
       }
     }
+    if (name === 'xargs' && verdict.runs) {
+      this.xargsRuns.set(command, verdict.runs);
+      if (typeof effects?.stdin === 'string') this.feedXargs(command, effects.stdin, scope);
+    }
     for (const code of verdict.code ?? []) this.scanCode(code.template, command, scope);
     if (verdict.readsStdin) {
       this.stdinReaders.add(command);
       if (typeof effects?.stdin === 'string') this.feedStdin(command, effects.stdin, scope);
+    }
+  }
+
+  /** `echo / | xargs rm -rf`: with its input known, what xargs runs is judged with it (hard blocks see `rm -rf /`). */
+  private feedXargs(command: ShellCommand, text: string, scope: Scope): void {
+    const words = text.split(/\s+/).filter(Boolean).map((w) => ({ value: w, template: w, glob: false }));
+    if (!words.length) return;
+    for (const argv of this.xargsRuns.get(command) ?? []) {
+      const fed = argv.flatMap((a) => (a.value === null && a.template === DYNAMIC ? words : [a]));
+      this.level++;
+      try {
+        this.judge(fed, cloneScope(scope), undefined, [], false);
+      } finally {
+        this.level--;
+      }
     }
   }
 
@@ -447,6 +539,13 @@ export class ScriptWalker {
       this.walk(element, cloneScope(scope));
       const head = this.commands.slice(start).find((c) => this.levels.get(c) === this.level);
       if (head && this.stdinReaders.has(head)) this.pipedInto(head, heads, scope);
+      const previous = heads[heads.length - 1];
+      const previousOutput = previous ? this.outputs.get(previous) : undefined;
+      if (previous) this.piped.add(previous);
+      // `echo cm0gLXJmIH4= | base64 -d | sh`: filters with known input have known output.
+      const filtered = head && previousOutput !== undefined && !this.outputs.has(head) ? filterOutput(head, previousOutput) : undefined;
+      if (head && filtered !== undefined) this.outputs.set(head, filtered);
+      if (head && this.xargsRuns.has(head) && previousOutput !== undefined) this.feedXargs(head, previousOutput, scope);
       if (head) heads.push(head);
     }
   }
@@ -473,6 +572,28 @@ export class ScriptWalker {
   private addEffects(command: ShellCommand, effects: Effects, cwd: string | null): void {
     for (const arg of effects.reads) command.reads.push({ arg, cwd });
     for (const arg of effects.writes) command.writes.push({ arg, cwd });
+  }
+}
+
+/** The output of a filter given known input (`cat`, `base64 -d`, `rev`, `xxd -r -p`), or undefined. */
+function filterOutput(command: ShellCommand, input: string): string | undefined {
+  const args = command.effective.slice(1).map((a) => a.value);
+  if (args.some((a) => a === null)) return undefined;
+  if (command.name === 'cat' && !args.length) return input;
+  if (command.name === 'rev' && !args.length) return input.split('\n').map((line) => [...line].reverse().join('')).join('\n');
+  if (command.name === 'base64' && args.length && args.every((a) => ['-d', '--decode', '-D', '-i', '--ignore-garbage', '-di'].includes(a!))) return Buffer.from(input.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if ((command.name === 'xxd' && args.join(' ') === '-r -p') || (command.name === 'xxd' && args.join(' ') === '-p -r') || (command.name === 'xxd' && args.join(' ') === '-rp'))
+    return Buffer.from(input.replace(/\s+/g, ''), 'hex').toString('utf8');
+  return undefined;
+}
+
+/** True when a directory (null: unknown) holds a name starting with `-`, so a leading glob could expand to an option. */
+function mayListOptions(dir: string | null): boolean {
+  if (dir === null) return true;
+  try {
+    return readdirSync(dir).some((name) => name.startsWith('-'));
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,10 @@
-import { hasOption, parseArgs } from '../argv.js';
+import { hasOption, optionValues, parseArgs, unknownOptions, type ArgSpec } from '../argv.js';
 import { bySubcommand, fixed, type Judge, type JudgeContext, type Verdict } from '../spec.js';
+import type { Arg } from '../types.js';
+import {
+  BIOME, BLACK, BUN_TEST, CARGO_CLIPPY, CARGO_FMT, CARGO_TEST, ESLINT, FLAKE8, GOFMT, GOLANGCI, goTest, goVet, HADOLINT, ISORT, JEST, judgeRun,
+  MOCHA, MYPY, PHPUNIT, PRETTIER, PYLINT, PYRIGHT, PYTEST, RSPEC, RUBOCOP, RUFF_CHECK, RUFF_FORMAT, runner, SCRIPT_ARGS, SHELLCHECK, tests, TSC, VITEST,
+} from './runners.js';
 
 /** Script names that run tests, linters or type checks without changing files. */
 const TEST_SCRIPT = /^(test|tests|spec|lint|typecheck|type-check|types|check|tsc)(:[\w.:-]+)?$/;
@@ -10,31 +15,83 @@ export function isTestScript(name: string | null | undefined): boolean {
   return !!name && TEST_SCRIPT.test(name) && !CHANGING_SCRIPT.test(name);
 }
 
-function tests(context: JudgeContext, what: string): Verdict {
-  return context.trustTests
-    ? { risk: 'test', reason: `${what} runs the project's tests or checks` }
-    : { risk: 'exec', reason: `${what} runs project code (tests are not trusted by permissions.trustTestCommands)` };
-}
-
 const network = (what: string): Judge => (_args, _context, name) => ({ risk: 'network', reason: `\`${name}\` ${what}` });
 const execs = (what: string): Judge => (_args, _context, name) => ({ risk: 'exec', reason: `\`${name}\` ${what}` });
 const reads = (): Judge => (_args, _context, name) => ({ risk: 'read', reason: `\`${name}\` only prints`, inert: true });
 /** Flags passed through to test runners that rewrite files (snapshots, autofix). */
 const UPDATING_FLAGS = /^(-u|--update|--updateSnapshot|--update-snapshots|--fix|--write|-w|--snapshot-update)(=|$)/;
-const testRun = (): Judge => (args, context, name) =>
-  args.some((a) => UPDATING_FLAGS.test(a.value ?? ''))
-    ? { risk: 'write', reason: `\`${name}\` with ${args.find((a) => UPDATING_FLAGS.test(a.value ?? ''))!.value} rewrites files`, writesUnknown: true }
-    : tests(context, `\`${name}\``);
+
+/**
+ * npm's own options that change nothing a script runs: `--script-shell`, `--node-options`,
+ * `--prefix`, `--userconfig` and any option not listed keep the run unproven.
+ */
+const NPM_OPTIONS: ArgSpec = {
+  flags: ['-s', '--silent', '-q', '--quiet', '-d', '--verbose', '--if-present', '--workspaces', '--ws', '--include-workspace-root', '--no-color', '--json', '--parseable', '-p', '--long', '-l', '--all', '-a', '--global', '-g', '--production', '--dev', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--ignore-scripts', '--no-progress', '--stream', '--recursive', '-r', '--aggregate-output', '--no-bail', '--bail', '--parallel', '--reporter-hide-prefix', '--prod', '--no-optional', '--help', '-h', '--version', '-v'],
+  values: ['--loglevel', '--color', '--depth', '--omit', '--include', '-w', '--workspace', '--filter', '-F', '--reporter'],
+  optional: ['--link'],
+};
+
+/** Options shared by package managers and what their test scripts are commonly given. */
+const SCRIPT_RUN: ArgSpec = {
+  flags: [...NPM_OPTIONS.flags!, ...SCRIPT_ARGS.flags!],
+  optional: SCRIPT_ARGS.optional,
+  values: [...(NPM_OPTIONS.values as string[]), ...Object.keys(SCRIPT_ARGS.values as Record<string, string>)],
+};
+
+/** Concerns for package-manager options: unknown ones, and workspaces outside the project. */
+function packageManagerConcerns(args: Arg[], name: string, argSpec: ArgSpec = NPM_OPTIONS): string[] {
+  const parsed = parseArgs(args, argSpec);
+  const concerns = unknownOptions(parsed, name);
+  for (const dir of optionValues(parsed, '-w', '--workspace', '--filter', '-F'))
+    if (dir.value === null || /^[/~]|(^|\/)\.\.(\/|$)/.test(dir.value)) concerns.push(`\`${name}\` is pointed outside the project (${dir.template})`);
+  return concerns;
+}
+
+const BUILTIN_REPORTERS = new Set(['default', 'basic', 'verbose', 'dot', 'json', 'junit', 'tap', 'tap-flat', 'spec', 'min', 'list', 'progress', 'summary', 'github-actions', 'hanging-process', 'nyan', 'landing', 'tree', 'silent']);
+
+/** `npm test [npm options] [-- script args]`: every option known, none that rewrites files. */
+const testRun = (): Judge => (args, context, name) => {
+  const updating = args.find((a) => UPDATING_FLAGS.test(a.value ?? ''));
+  if (updating) return { risk: 'write', reason: `\`${name}\` with ${updating.value} rewrites files`, writesUnknown: true };
+  const dash = args.findIndex((a) => a.value === '--');
+  const own = dash < 0 ? args : args.slice(0, dash);
+  const script = dash < 0 ? [] : args.slice(dash + 1);
+  const scriptArgs = parseArgs(script, SCRIPT_ARGS);
+  const concerns = [...packageManagerConcerns(own, name, SCRIPT_RUN), ...unknownOptions(scriptArgs, `${name} --`)];
+  // A reporter that is not a runner's built-in is a module the runner loads.
+  for (const reporter of [...optionValues(parseArgs(own, SCRIPT_RUN), '--reporter'), ...optionValues(scriptArgs, '--reporter')])
+    if (reporter.value === null || !BUILTIN_REPORTERS.has(reporter.value)) concerns.push(`\`${name}\` is given the reporter ${reporter.template}, which may be a module it loads`);
+  const verdict = tests(context, `\`${name}\``);
+  return concerns.length ? { ...verdict, concerns } : verdict;
+};
 
 /** `npm run X` / `yarn X`: a test-like script counts as a test run, any other runs project code. */
 function runScript(args: Parameters<Judge>[0], context: JudgeContext, name: string): Verdict {
   const script = parseArgs(args, { stopAtOperand: true }).operands[0];
-  if (!script) return { risk: 'read', reason: `\`${name}\` lists the scripts`, inert: true };
-  if (isTestScript(script.value)) return testRun()(args.slice(args.indexOf(script) + 1), context, `${name} ${script.value}`);
+  if (!script) return { risk: 'read', reason: `\`${name}\` lists the scripts`, inert: true, concerns: packageManagerConcerns(args, name) };
+  if (isTestScript(script.value)) return testRun()([...args.slice(0, args.indexOf(script)), ...args.slice(args.indexOf(script) + 1)], context, `${name} ${script.value}`);
   return { risk: 'exec', reason: `\`${name} ${script.value ?? '<run-time value>'}\` runs a project script` };
 }
 
+/** `npm exec`, `npx`, `pnpm dlx`, `yarn exec`: run a package binary (downloading it if missing); the command is judged too. */
+const packageExec: Judge = (args, _context, name) => {
+  const parsed = parseArgs(args, { values: ['-p', '--package', '-c', '--call', '-w', '--workspace', '--registry', '--cache', '--prefix', '-C', '--userconfig'], stopAtOperand: true });
+  const first = parsed.operands[0];
+  return {
+    risk: 'network',
+    reason: `\`${name}\` runs a package binary, downloading it if missing`,
+    runs: first ? [args.slice(args.indexOf(first))] : [],
+    scripts: optionValues(parsed, '-c', '--call'),
+  };
+};
+
 const installs = network('installs or changes packages (network)');
+
+/** npm subcommands that only print, with npm's options checked (`npm help --viewer=browser` opens a program). */
+const npmReads = (): Judge => (args, _context, name) => {
+  const concerns = packageManagerConcerns(args, name);
+  return { risk: 'read', reason: `\`${name}\` only prints`, inert: true, ...(concerns.length ? { concerns } : {}) };
+};
 
 const npmTable: Record<string, Judge> = {
   test: testRun(),
@@ -44,29 +101,32 @@ const npmTable: Record<string, Judge> = {
   'run-script': runScript,
   rum: runScript,
   urn: runScript,
-  ls: reads(),
-  list: reads(),
-  ll: reads(),
-  la: reads(),
-  explain: reads(),
-  why: reads(),
-  root: reads(),
-  bin: reads(),
-  prefix: reads(),
-  help: reads(),
-  query: reads(),
+  ls: npmReads(),
+  list: npmReads(),
+  ll: npmReads(),
+  la: npmReads(),
+  explain: npmReads(),
+  why: npmReads(),
+  root: npmReads(),
+  bin: npmReads(),
+  prefix: npmReads(),
+  help: npmReads(),
+  query: npmReads(),
   fund: network('looks up funding pages, opening a browser for a package'),
-  'help-search': reads(),
+  'help-search': npmReads(),
   config: (args, _context, name) => {
     const sub = parseArgs(args, { stopAtOperand: true }).operands[0]?.value;
-    return sub === 'get' || sub === 'list' || sub === 'ls' ? { risk: 'read', reason: `\`${name} ${sub}\` only prints` } : { risk: 'write', reason: `\`${name}\` changes npm settings` };
+    if (sub !== 'get' && sub !== 'list' && sub !== 'ls') return { risk: 'write', reason: `\`${name}\` changes npm settings` };
+    // Auth settings print tokens (yarn with --no-redacted, older npm versions): not a plain read.
+    const secret = args.some((a) => a.value === null || /auth|token|password|_pass|cert|key|redacted|json/i.test(a.value));
+    return secret ? { risk: 'read', reason: `\`${name} ${sub}\` prints settings`, concerns: [`\`${name}\` may print credentials`] } : { risk: 'read', reason: `\`${name} ${sub}\` only prints` };
   },
   version: (args, _context, name) => (parseArgs(args).operands.length ? { risk: 'write', reason: `\`${name}\` bumps the version` } : { risk: 'read', reason: `\`${name}\` only prints` }),
   start: execs('starts the project'),
   restart: execs('restarts the project'),
   stop: execs('stops the project'),
-  exec: network('runs a package binary, downloading it if missing'),
-  x: network('runs a package binary, downloading it if missing'),
+  exec: packageExec,
+  x: packageExec,
   init: network('creates a project from a package'),
   create: network('creates a project from a package'),
   view: network('queries the registry'),
@@ -87,11 +147,20 @@ for (const sub of ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt
 
 const NPM_GLOBAL_VALUES = ['--prefix', '-w', '--workspace', '--userconfig', '--registry', '--cache', '-C'];
 
-const npm = bySubcommand(npmTable, (args, _context, name) => {
+const npmBySubcommand = bySubcommand(npmTable, (args, _context, name) => {
   const parsed = parseArgs(args);
   if (hasOption(parsed, '--version', '-v', '--help', '-h')) return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
   return { risk: 'unknown', reason: `\`${name}\` with these arguments is not known to be safe` };
 }, NPM_GLOBAL_VALUES);
+
+/** npm: options before the subcommand are npm's own config (`--prefix`, `--script-shell`): only known ones keep it provable. */
+const npm: Judge = (args, context, name) => {
+  const first = parseArgs(args, { values: NPM_GLOBAL_VALUES, stopAtOperand: true }).operands[0];
+  const before = first ? args.slice(0, args.indexOf(first)) : args;
+  const verdict = npmBySubcommand(args, context, name);
+  const concerns = packageManagerConcerns(before, name);
+  return concerns.length ? { ...verdict, concerns: [...concerns, ...(verdict.concerns ?? [])] } : verdict;
+};
 
 /** yarn, pnpm and bun run scripts by name (`yarn lint`) as well as with `run`. */
 function scriptRunner(table: Record<string, Judge>, bare: Judge): Judge {
@@ -101,8 +170,9 @@ function scriptRunner(table: Record<string, Judge>, bare: Judge): Judge {
     if (!sub) return hasOption(parsed, '--version', '-v', '--help', '-h') ? { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true } : bare(args, context, name);
     const judge = sub.value !== null ? table[sub.value] : undefined;
     const rest = args.slice(args.indexOf(sub) + 1);
-    if (judge) return judge(rest, context, `${name} ${sub.value}`);
-    return runScript(args.slice(args.indexOf(sub)), context, name);
+    const globals = packageManagerConcerns(args.slice(0, args.indexOf(sub)), name);
+    const verdict = judge ? judge(rest, context, `${name} ${sub.value}`) : runScript(args.slice(args.indexOf(sub)), context, name);
+    return globals.length ? { ...verdict, concerns: [...globals, ...(verdict.concerns ?? [])] } : verdict;
   };
 }
 
@@ -119,8 +189,8 @@ const yarnTable: Record<string, Judge> = {
   npm: network('talks to the registry'),
   outdated: network('queries the registry'),
   audit: network('queries the registry'),
-  dlx: network('downloads and runs a package'),
-  exec: execs('runs a command'),
+  dlx: packageExec,
+  exec: packageExec,
   node: execs('runs node'),
   start: execs('starts the project'),
   create: network('creates a project from a package'),
@@ -130,9 +200,9 @@ for (const sub of ['install', 'i', 'add', 'remove', 'rm', 'upgrade', 'up', 'upda
   yarnTable[sub] ??= installs;
 
 const yarn = scriptRunner(yarnTable, installs);
-const pnpm = scriptRunner({ ...yarnTable, ls: reads(), la: reads(), ll: reads(), exec: execs('runs a command'), x: network('downloads and runs a package') }, installs);
+const pnpm = scriptRunner({ ...yarnTable, ls: reads(), la: reads(), ll: reads(), exec: packageExec, x: packageExec, dlx: packageExec }, installs);
 const bun = scriptRunner(
-  { ...yarnTable, test: testRun(), x: network('downloads and runs a package'), build: fixed('write', '`bun build` writes bundles', { writesUnknown: true }), pm: network('manages packages') },
+  { ...yarnTable, test: runner(BUN_TEST), x: packageExec, build: fixed('write', '`bun build` writes bundles', { writesUnknown: true }), pm: network('manages packages') },
   execs('runs a file'),
 );
 
@@ -141,32 +211,14 @@ const pip = bySubcommand(
   (args, _context, name) => (hasOption(parseArgs(args), '--version', '-V', '--help', '-h') ? { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true } : { risk: 'network', reason: `\`${name}\` installs or changes packages (network)` }),
 );
 
-/** Tools that only check when given one of `checkFlags`, and change files with one of `writeFlags`. */
-function checker(writeFlags: string[], checkFlags?: string[]): Judge {
-  return (args, context, name) => {
-    const parsed = parseArgs(args);
-    if (hasOption(parsed, '--version', '-v', '-V')) return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
-    if (hasOption(parsed, ...writeFlags)) return { risk: 'write', reason: `\`${name}\` rewrites files`, writesUnknown: true };
-    if (checkFlags && !hasOption(parsed, ...checkFlags)) return { risk: 'write', reason: `\`${name}\` rewrites files`, writesUnknown: true };
-    return tests(context, `\`${name}\``);
-  };
-}
-
-const tsc: Judge = (args, context, name) => {
-  const parsed = parseArgs(args, { values: ['-p', '--project'] });
-  if (hasOption(parsed, '--version', '-v', '--help', '-h')) return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
-  if (hasOption(parsed, '--noEmit') && !hasOption(parsed, '-b', '--build', '-w', '--watch', '--init')) return tests(context, `\`${name} --noEmit\``);
-  return { risk: 'write', reason: `\`${name}\` writes compiled files`, writesUnknown: true };
-};
-
 const cargo = bySubcommand(
   {
-    test: testRun(),
-    nextest: testRun(),
-    check: testRun(),
-    clippy: checker(['--fix']),
-    fmt: checker([], ['--check']),
-    bench: testRun(),
+    test: runner(CARGO_TEST),
+    nextest: (args, context, name) => (args[0]?.value === 'run' || args[0]?.value === 'list' ? judgeRun(args.slice(1), CARGO_TEST, context, `${name} ${args[0].value}`) : { risk: 'unknown', reason: `\`${name}\` with these arguments is not known to be safe` }),
+    check: runner(CARGO_TEST),
+    clippy: runner(CARGO_CLIPPY),
+    fmt: runner(CARGO_FMT),
+    bench: runner(CARGO_TEST),
     build: fixed('write', '`cargo build` writes build output', { writesUnknown: true }),
     b: fixed('write', '`cargo build` writes build output', { writesUnknown: true }),
     doc: fixed('write', '`cargo doc` writes documentation', { writesUnknown: true }),
@@ -183,8 +235,8 @@ const cargo = bySubcommand(
 
 const go = bySubcommand(
   {
-    test: testRun(),
-    vet: testRun(),
+    test: goTest,
+    vet: goVet,
     build: fixed('write', '`go build` writes binaries', { writesUnknown: true }),
     install: network('downloads and installs'),
     get: network('downloads modules'),
@@ -205,11 +257,18 @@ const go = bySubcommand(
   () => ({ risk: 'unknown', reason: '`go` with these arguments is not known to be safe' }),
 );
 
+/** make: only the project's own Makefile, test-like targets, and options that change neither what runs nor where. */
+const MAKE: ArgSpec = { flags: ['-s', '--silent', '--quiet', '-k', '--keep-going', '-S', '--no-keep-going', '--stop', '--no-print-directory', '-w', '--print-directory', '-r', '--no-builtin-rules', '-R', '--no-builtin-variables', '--warn-undefined-variables'], optional: ['--jobs', '--output-sync', '-O', '--load-average'], values: ['-j', '-l'] };
 const make: Judge = (args, context, name) => {
-  const parsed = parseArgs(args, { values: ['-C', '-f', '--file', '--makefile', '-j', '--jobs', '-l', '-o', '-W', '-I', '--directory'] });
-  if (hasOption(parsed, '--version', '-v', '--help', '-h')) return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
+  const parsed = parseArgs(args, MAKE);
+  if (args.length === 1 && ['--version', '-v', '--help', '-h'].includes(args[0]!.value ?? '')) return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
   const targets = parsed.operands.filter((a) => !(a.value ?? '').includes('='));
-  if (targets.length && targets.every((t) => isTestScript(t.value))) return tests(context, `\`${name} ${targets.map((t) => t.value).join(' ')}\``);
+  const assignments = parsed.operands.filter((a) => (a.value ?? '').includes('='));
+  if (targets.length && targets.every((t) => isTestScript(t.value))) {
+    const concerns = [...unknownOptions(parsed, name), ...assignments.map((a) => `\`${name} ${a.template}\` overrides a Makefile variable, which may change what recipes run`)];
+    const verdict = tests(context, `\`${name} ${targets.map((t) => t.value).join(' ')}\``);
+    return concerns.length ? { ...verdict, concerns } : verdict;
+  }
   return { risk: 'exec', reason: `\`${name}\` runs Makefile recipes`, writesUnknown: true };
 };
 
@@ -218,22 +277,15 @@ const docker = bySubcommand(
   (_args, _context, name) => ({ risk: 'exec', reason: `\`${name}\` with these arguments runs or changes containers and may reach the network` }),
 );
 
-/** `npx tool args`: reaches the network when the tool is missing, and runs it (judged too, for hard blocks). */
-const packageRunner: Judge = (args, _context, name) => {
-  const parsed = parseArgs(args, { values: ['-p', '--package', '-c', '--call'], stopAtOperand: true });
-  const first = parsed.operands[0];
-  return { risk: 'network', reason: `\`${name}\` runs a package binary, downloading it if missing`, runs: first ? [args.slice(args.indexOf(first))] : [] };
-};
-
 /** Build, test and package tools. */
 export const devSpecs: Record<string, Judge> = {
   npm,
   yarn,
   pnpm,
   bun,
-  npx: packageRunner,
-  pnpx: packageRunner,
-  bunx: packageRunner,
+  npx: packageExec,
+  pnpx: packageExec,
+  bunx: packageExec,
   pip,
   pip3: pip,
   pipx: network('installs or runs packages (network)'),
@@ -248,38 +300,51 @@ export const devSpecs: Record<string, Judge> = {
   go,
   make,
   gmake: make,
-  tsc,
-  vitest: checker(['-u', '--update']),
-  jest: checker(['-u', '--updateSnapshot', '--init']),
-  mocha: testRun(),
-  ava: testRun(),
-  pytest: testRun(),
-  'py.test': testRun(),
-  rspec: testRun(),
-  phpunit: testRun(),
-  mypy: testRun(),
-  pyright: testRun(),
-  flake8: testRun(),
-  pylint: testRun(),
-  shellcheck: testRun(),
-  hadolint: testRun(),
-  eslint: checker(['--fix', '--fix-dry-run', '--init', '-o', '--output-file']),
-  prettier: checker(['--write', '-w']),
-  biome: checker(['--write', '--apply', '--apply-unsafe', '--fix']),
-  ruff: (args, context, name) => {
-    const parsed = parseArgs(args, { stopAtOperand: true });
-    const sub = parsed.operands[0]?.value;
-    const rest = parseArgs(args.slice(sub ? args.indexOf(parsed.operands[0]!) + 1 : 0));
-    if (hasOption(parsed, '--version', '-V', '--help', '-h') || sub === 'version' || sub === 'rule') return { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
-    if (sub === 'format' && !hasOption(rest, '--check', '--diff')) return { risk: 'write', reason: `\`${name} format\` rewrites files`, writesUnknown: true };
-    if (hasOption(rest, '--fix', '--unsafe-fixes', '--add-noqa')) return { risk: 'write', reason: `\`${name} --fix\` rewrites files`, writesUnknown: true };
-    return tests(context, `\`${name}\``);
+  tsc: runner(TSC),
+  vitest: (args, context, name) => {
+    const sub = args[0]?.value;
+    if (sub === 'init') return { risk: 'write', reason: `\`${name} init\` writes a config`, writesUnknown: true };
+    const rest = sub === 'run' || sub === 'related' || sub === 'list' ? args.slice(1) : args;
+    return judgeRun(rest, VITEST, context, name);
   },
-  black: checker([], ['--check', '--diff']),
-  isort: checker([], ['--check', '--check-only', '-c', '--diff']),
-  rubocop: checker(['-a', '-A', '--autocorrect', '--autocorrect-all', '--auto-correct']),
-  gofmt: checker(['-w']),
-  'golangci-lint': checker(['--fix']),
+  jest: runner(JEST),
+  mocha: runner(MOCHA),
+  ava: runner({ flags: ['--verbose', '-v', '--serial', '-s', '--fail-fast', '--tap', '-t', '--no-worker-threads'], values: ['--timeout', '-T', '--match', '-m', '--concurrency', '-c'], rewrites: ['--update-snapshots', '-u', '--watch', '-w'] }),
+  pytest: runner(PYTEST),
+  'py.test': runner(PYTEST),
+  rspec: runner(RSPEC),
+  phpunit: runner(PHPUNIT),
+  mypy: runner(MYPY),
+  pyright: runner(PYRIGHT),
+  flake8: runner(FLAKE8),
+  pylint: runner(PYLINT),
+  shellcheck: runner(SHELLCHECK),
+  hadolint: runner(HADOLINT),
+  eslint: runner(ESLINT),
+  prettier: runner(PRETTIER),
+  biome: (args, context, name) => {
+    const sub = args[0]?.value;
+    if (sub === 'version' || sub === '--version') return { risk: 'read', reason: `\`${name} --version\` only prints`, inert: true };
+    if (sub === 'check' || sub === 'lint' || sub === 'ci' || sub === 'format') return judgeRun(args.slice(1), BIOME, context, `${name} ${sub}`);
+    return { risk: 'unknown', reason: `\`${name}\` with these arguments is not known to be safe` };
+  },
+  ruff: (args, context, name) => {
+    const sub = args[0]?.value;
+    if (sub === 'version' || sub === '--version' || sub === '-V' || sub === 'rule' || sub === '--help' || sub === '-h') return { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
+    if (sub === 'format') return judgeRun(args.slice(1), RUFF_FORMAT, context, `${name} format`);
+    if (sub === 'check') return judgeRun(args.slice(1), RUFF_CHECK, context, `${name} check`);
+    return { risk: 'unknown', reason: `\`${name}\` with these arguments is not known to be safe` };
+  },
+  black: runner(BLACK),
+  isort: runner(ISORT),
+  rubocop: runner(RUBOCOP),
+  gofmt: runner(GOFMT),
+  'golangci-lint': (args, context, name) => {
+    const sub = args[0]?.value;
+    if (sub === 'version' || sub === '--version' || sub === 'linters' || sub === 'help') return { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
+    if (sub === 'run') return judgeRun(args.slice(1), GOLANGCI, context, `${name} run`);
+    return { risk: 'unknown', reason: `\`${name}\` with these arguments is not known to be safe` };
+  },
   docker,
   podman: docker,
   kubectl: network('talks to a cluster (network)'),

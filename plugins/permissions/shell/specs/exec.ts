@@ -1,5 +1,6 @@
 import { hasOption, optionValues, parseArgs } from '../argv.js';
 import type { Judge, Verdict } from '../spec.js';
+import { DENO_CHECK, judgeRun, NODE_TEST, PYTEST } from './runners.js';
 import { DYNAMIC, type Arg } from '../types.js';
 
 /** Shells: `-c STRING` runs STRING, an operand runs a script file, nothing runs standard input. */
@@ -77,12 +78,21 @@ function interpreter(family: keyof typeof CODE_FLAGS): Judge {
     }
     if (family === 'python') {
       const module = optionValues(parsed, '-m')[0]?.value;
-      if (module === 'pytest' || module === 'unittest') return context.trustTests ? { risk: 'test', reason: `\`${name} -m ${module}\` runs the project's tests` } : { risk: 'exec', reason: `\`${name} -m ${module}\` runs project code` };
-      if (module === 'json.tool') return { risk: 'read', reason: `\`${name} -m json.tool\` only prints`, reads: parsed.operands.slice(0, 1), writes: parsed.operands.slice(1, 2) };
+      if (module === 'pytest' || module === 'unittest') {
+        // Everything after `-m MODULE` belongs to the module; python's own options before it must be harmless.
+        const at = args.findIndex((a) => a.value === '-m' || a.value === `-m${module}`);
+        const before = args.slice(0, at).filter((a) => !['-B', '-u', '-q', '-O', '-OO', '-b'].includes(a.value ?? ''));
+        const rest = args.slice(at + (args[at]!.value === '-m' ? 2 : 1));
+        const verdict = module === 'pytest' ? judgeRun(rest, PYTEST, context, `${name} -m pytest`) : judgeRun(rest, { flags: ['-v', '-q', '-f', '-b', '-c', '--failfast', '--verbose', '--quiet', '--buffer', '--catch', '--locals', '--durations'], values: ['-k', '-p', '-s', '-t', '--pattern', '--start-directory', '--top-level-directory'] }, context, `${name} -m unittest`);
+        return before.length ? { ...verdict, concerns: [...(verdict.concerns ?? []), `\`${name}\` is given options before -m that assistant does not know`] } : verdict;
+      }
+      // `-m` puts the working directory first on the module path: a `json/` package in the project would run. `-I`/`-P` leave it out.
+      const isolated = args.some((a) => /^-[A-Za-z]*[IP]/.test(a.value ?? '') && args.indexOf(a) < args.findIndex((b) => /^-m/.test(b.value ?? '')));
+      if (module === 'json.tool' && isolated) return { risk: 'read', reason: `\`${name} -I -m json.tool\` only prints`, reads: parsed.operands.slice(0, 1), writes: parsed.operands.slice(1, 2) };
       if (module === 'http.server' || module === 'pip' || module === 'SimpleHTTPServer') return { risk: 'network', reason: `\`${name} -m ${module}\` reaches the network` };
       if (module) return { risk: 'exec', reason: `\`${name} -m ${module}\` runs a module` };
     }
-    if (family === 'node' && hasOption(parsed, '--test')) return context.trustTests ? { risk: 'test', reason: `\`${name} --test\` runs the project's tests` } : { risk: 'exec', reason: `\`${name} --test\` runs project code` };
+    if (family === 'node' && args.some((a) => a.value === '--test')) return judgeRun(args, NODE_TEST, context, `${name} --test`);
     const script = parsed.operands[0];
     if (!script) return { risk: 'exec', reason: `\`${name}\` runs code from its input`, readsStdin: true };
     return { risk: 'exec', reason: `\`${name}\` runs ${script.value ?? 'a script computed at run time'}`, reads: [script] };
@@ -94,7 +104,7 @@ const deno: Judge = (args, context, name) => {
   const sub = parsed.operands[0]?.value;
   const rest = args.slice(parsed.operands[0] ? args.indexOf(parsed.operands[0]) + 1 : args.length);
   if (sub === 'test' || sub === 'lint' || sub === 'check' || (sub === 'fmt' && rest.some((a) => a.value === '--check')))
-    return context.trustTests ? { risk: 'test', reason: `\`${name} ${sub}\` runs the project's checks` } : { risk: 'exec', reason: `\`${name} ${sub}\` runs project code` };
+    return judgeRun(rest, DENO_CHECK, context, `${name} ${sub}`);
   if (sub === 'eval') return { risk: 'exec', reason: `\`${name} eval\` runs inline code`, code: parseArgs(rest).operands.slice(0, 1) };
   if (hasOption(parsed, '--version', '-V', '--help', '-h') || sub === 'info' || sub === 'help') return { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
   return { risk: 'exec', reason: `\`${name} ${sub ?? ''}\` runs code`.trim() };
@@ -133,6 +143,18 @@ const watch: Judge = (args) => {
   const first = parsed.operands[0];
   const command = first ? args.slice(args.indexOf(first)) : [];
   return { risk: 'exec', reason: '`watch` runs a command repeatedly', scripts: command.length ? [joinArgs(command)] : [] };
+};
+
+/** GNU parallel: the words before `:::` are a command run through a shell once per input after it. */
+const parallel: Judge = (args) => {
+  const separator = args.findIndex((a) => a.value === ':::' || a.value === '::::' || a.value === ':::+' || a.value === '::::+');
+  const head = separator < 0 ? args : args.slice(0, separator);
+  const first = head.findIndex((a) => a.value === null || !a.value.startsWith('-'));
+  const command = first < 0 ? [] : head.slice(first);
+  const inputs = separator < 0 ? [] : args.slice(separator + 1).filter((a) => !/^:{3,4}\+?$/.test(a.value ?? ''));
+  const input: Arg = { value: null, template: DYNAMIC, glob: false };
+  const scripts = (inputs.length ? inputs : [input]).map((arg) => joinArgs(command.length ? [...command, arg] : [arg]));
+  return { risk: 'exec', reason: '`parallel` runs commands through a shell', scripts };
 };
 
 const trap: Judge = (args) => {
@@ -178,8 +200,9 @@ export const execSpecs: Record<string, Judge> = {
   xargs,
   watch,
   trap,
-  parallel: redefine('runs commands in parallel'),
-  alias: redefine('changes what command names mean'),
+  parallel,
+  // An alias body is a script that may run later: judged now, so hard blocks see it.
+  alias: (args) => ({ risk: 'exec', reason: '`alias` changes what command names mean', scripts: args.flatMap((a) => (a.value?.includes('=') ? [{ value: a.value.slice(a.value.indexOf('=') + 1), template: a.template.slice(a.template.indexOf('=') + 1), glob: false }] : [])) }),
   unalias: redefine('changes what command names mean'),
   shopt: redefine('changes shell options'),
   enable: redefine('changes shell builtins'),

@@ -1,5 +1,5 @@
-import { hasOption, optionValues, parseArgs } from '../argv.js';
-import { fixed, writer, type Judge } from '../spec.js';
+import { hasOption, optionValues, parseArgs, unknownOptions, type ArgSpec } from '../argv.js';
+import { checked, fixed, writer, type Judge } from '../spec.js';
 import { literal } from '../words.js';
 
 const rm: Judge = (args, _context, name) => ({
@@ -50,6 +50,11 @@ const dd: Judge = (args) => {
   return { risk: 'write', reason: '`dd` writes raw data', reads, writes };
 };
 
+const TAR_LIST: ArgSpec = {
+  flags: ['-t', '--list', '-v', '--verbose', '-z', '-j', '-J', '-a', '--gzip', '--gunzip', '--bzip2', '--xz', '--lzma', '--zstd', '--auto-compress', '--wildcards', '--no-wildcards', '--anchored', '--no-anchored', '--ignore-case', '--numeric-owner', '--full-time', '--utc', '-R', '--block-number', '--force-local', '-i', '--ignore-zeros', '-p', '-O', '-w', '-k'],
+  values: ['-f', '--file', '--exclude', '-C', '--directory', '-b', '--blocking-factor', '-H', '--format', '--strip-components', '--occurrence', '--quoting-style'],
+};
+
 const tar: Judge = (args) => {
   // The first word may be a bundle of mode letters without a dash (`tar czf out.tgz dir`).
   const first = args[0]?.value ?? '';
@@ -63,7 +68,13 @@ const tar: Judge = (args) => {
   if (hasOption(parsed, '-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script'))
     return { risk: 'exec', reason: '`tar` is told to run a program' };
   const dir = optionValues(parsed, '-C', '--directory');
-  if (has('t', '--list')) return { risk: 'read', reason: '`tar -t` only lists', reads: archive };
+  if (has('t', '--list')) {
+    // Listing runs nothing unless told to: every option must be known, and a `host:file` archive runs rsh.
+    const listing = parseArgs(rest, TAR_LIST);
+    const concerns = [...unknownOptions(listing, 'tar'), ...(/[^tvfzjJaOpw]/.test(bundle) ? [`the \`tar\` mode letters ${bundle} are not all known to assistant`] : [])];
+    if (archive.some((a) => a.value === null || (/^[^/]*:/.test(a.value) && !hasOption(listing, '--force-local')))) concerns.push('the `tar` archive is on another host (tar runs rsh to reach it)');
+    return { risk: 'read', reason: '`tar -t` only lists', reads: archive, concerns };
+  }
   if (has('x', '--extract') || has('x', '--get'))
     return { risk: 'write', reason: '`tar -x` extracts files', reads: archive, writes: dir.length ? dir : [literal('.')], writesUnknown: true };
   if (has('c', '--create') || has('r', '--append') || has('u', '--update')) {
@@ -89,12 +100,17 @@ const unzip: Judge = (args) => {
   return { risk: 'write', reason: '`unzip` extracts files', reads: archive ? [archive] : [], writes: dir.length ? dir : [literal('.')], writesUnknown: true };
 };
 
+const COMPRESSOR: ArgSpec = {
+  flags: ['-c', '-d', '-f', '-k', '-l', '-n', '-N', '-q', '-r', '-t', '-v', '-z', '-1', '-2', '-3', '-4', '-5', '-6', '-7', '-8', '-9', '--best', '--fast', '--stdout', '--to-stdout', '--decompress', '--uncompress', '--compress', '--force', '--keep', '--list', '--no-name', '--name', '--quiet', '--test', '--verbose', '--recursive', '-s', '--small'],
+  values: ['-S', '--suffix', '-T', '--threads', '-b'],
+};
+
 /** gzip and friends compress in place unless told to print. */
 function compressor(): Judge {
   return (args, _context, name) => {
     const parsed = parseArgs(args, { values: ['-S', '--suffix', '-b', '-T', '--threads', '-o', '--output'] });
     if (hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test'))
-      return { risk: 'read', reason: `\`${name} -c\` only prints`, reads: parsed.operands };
+      return checked({ risk: 'read', reason: `\`${name} -c\` only prints`, reads: parsed.operands }, parseArgs(args, COMPRESSOR), COMPRESSOR, name);
     return { risk: 'write', reason: `\`${name}\` replaces files`, writes: [...parsed.operands, ...optionValues(parsed, '-o', '--output')] };
   };
 }

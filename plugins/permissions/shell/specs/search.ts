@@ -1,64 +1,90 @@
-import { hasOption, optionValues, parseArgs } from '../argv.js';
-import type { Judge, Verdict } from '../spec.js';
+import { hasOption, optionValues, parseArgs, type ArgSpec } from '../argv.js';
+import { checked, type Judge, type Verdict } from '../spec.js';
 import { DYNAMIC, type Arg } from '../types.js';
 import { literal } from '../words.js';
 
-const GREP_VALUES = [
-  '-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--after-context', '--before-context',
-  '--context', '--directories', '--devices', '--include', '--exclude', '--exclude-dir', '--exclude-from', '--label',
-  '--binary-files', '--group-separator',
-];
+const GREP: ArgSpec = {
+  flags: [
+    '-E', '-F', '-G', '-P', '-i', '-y', '-v', '-w', '-x', '-c', '-L', '-l', '-o', '-q', '-s', '-b', '-H', '-h', '-n', '-T', '-Z', '-z', '-a', '-I', '-r', '-R', '-U',
+    '--extended-regexp', '--fixed-strings', '--basic-regexp', '--perl-regexp', '--ignore-case', '--no-ignore-case', '--invert-match', '--word-regexp',
+    '--line-regexp', '--count', '--files-without-match', '--files-with-matches', '--only-matching', '--quiet', '--silent', '--no-messages',
+    '--byte-offset', '--with-filename', '--no-filename', '--line-number', '--initial-tab', '--null', '--null-data', '--text', '--recursive',
+    '--dereference-recursive', '--line-buffered', '--binary', '--no-group-separator', '--help', '--version',
+  ],
+  optional: ['--color', '--colour'],
+  values: {
+    '-e': 'text', '--regexp': 'text', '-f': 'read', '--file': 'read', '-m': 'text', '--max-count': 'text', '-A': 'text', '-B': 'text', '-C': 'text',
+    '--after-context': 'text', '--before-context': 'text', '--context': 'text', '-d': 'text', '--directories': 'text', '-D': 'text', '--devices': 'text',
+    '--include': 'text', '--exclude': 'text', '--exclude-dir': 'text', '--exclude-from': 'read', '--label': 'text', '--binary-files': 'text', '--group-separator': 'text',
+  },
+  numeric: true,
+};
 
 const grep: Judge = (args, _context, name) => {
-  const parsed = parseArgs(args, { values: GREP_VALUES });
+  const parsed = parseArgs(args, GREP);
   const operands = [...parsed.operands];
   if (!hasOption(parsed, '-e', '--regexp', '-f', '--file')) operands.shift();
   const recursive = hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive') || optionValues(parsed, '-d', '--directories').some((a) => a.value === 'recurse');
-  const reads = [...optionValues(parsed, '-f', '--file', '--exclude-from')];
   if (recursive) {
-    return {
+    return checked({
       risk: 'read',
       reason: `\`${name} -r\` only reads`,
-      reads,
       recursiveReads: operands.length ? operands : [literal('.')],
       excludes: [...optionValues(parsed, '--exclude', '--exclude-dir')].map((a) => a.value ?? ''),
-    };
+    }, parsed, GREP, name);
   }
-  return { risk: 'read', reason: `\`${name}\` only reads`, reads: [...reads, ...operands] };
+  return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: operands }, parsed, GREP, name);
 };
 
-const RG_VALUES = [
-  '-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '-j', '-M', '-r', '-E', '-d', '--regexp', '--file', '--glob', '--iglob',
-  '--type', '--type-not', '--type-add', '--type-clear', '--max-count', '--after-context', '--before-context', '--context',
-  '--threads', '--max-columns', '--replace', '--encoding', '--max-depth', '--maxdepth', '--sort', '--sortr', '--color',
-  '--colors', '--ignore-file', '--path-separator', '--pre', '--pre-glob', '--max-filesize', '--context-separator',
-  '--field-match-separator', '--field-context-separator', '--dfa-size-limit', '--regex-size-limit', '--engine', '--hostname-bin',
-  '--hyperlink-format', '--generate',
-];
+const RG: ArgSpec = {
+  flags: [
+    '-i', '-s', '-S', '-v', '-w', '-x', '-c', '-l', '-n', '-N', '-o', '-q', '-u', '-a', '-L', '-F', '-P', '-U', '-H', '-I', '-0', '-p', '-b', '-h', '-V', '-.',
+    '--ignore-case', '--case-sensitive', '--smart-case', '--invert-match', '--word-regexp', '--line-regexp', '--count', '--count-matches',
+    '--files-with-matches', '--files-without-match', '--line-number', '--no-line-number', '--only-matching', '--quiet', '--unrestricted', '--text',
+    '--follow', '--fixed-strings', '--pcre2', '--multiline', '--multiline-dotall', '--with-filename', '--no-filename', '--null', '--pretty',
+    '--heading', '--no-heading', '--byte-offset', '--column', '--no-column', '--hidden', '--no-hidden', '--no-ignore', '--no-ignore-vcs',
+    '--no-ignore-dot', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-files', '--files', '--type-list', '--json',
+    '--no-json', '--no-messages', '--vimgrep', '--trim', '--stats', '--sort-files', '--one-file-system', '--no-config', '--glob-case-insensitive',
+    '--crlf', '--no-require-git', '--passthru', '--max-columns-preview', '--line-buffered', '--block-buffered', '--debug', '--trace', '--no-unicode',
+    '--ignore-file-case-insensitive', '--include-zero', '--binary', '--no-binary', '--mmap', '--no-mmap', '--auto-hybrid-regex', '--null-data',
+    '--no-pcre2-unicode', '--help', '--version', '--no-filename', '--fixed-strings', '--no-follow', '--follow',
+  ],
+  values: {
+    '-e': 'text', '--regexp': 'text', '-f': 'read', '--file': 'read', '-g': 'text', '--glob': 'text', '--iglob': 'text', '-t': 'text', '--type': 'text',
+    '-T': 'text', '--type-not': 'text', '--type-add': 'text', '--type-clear': 'text', '-m': 'text', '--max-count': 'text', '-A': 'text', '-B': 'text',
+    '-C': 'text', '--after-context': 'text', '--before-context': 'text', '--context': 'text', '-j': 'text', '--threads': 'text', '-M': 'text',
+    '--max-columns': 'text', '-r': 'text', '--replace': 'text', '-E': 'text', '--encoding': 'text', '-d': 'text', '--max-depth': 'text', '--maxdepth': 'text',
+    '--sort': 'text', '--sortr': 'text', '--color': 'text', '--colors': 'text', '--ignore-file': 'read', '--path-separator': 'text', '--pre': 'code',
+    '--pre-glob': 'text', '--max-filesize': 'text', '--context-separator': 'text', '--field-match-separator': 'text', '--field-context-separator': 'text',
+    '--dfa-size-limit': 'text', '--regex-size-limit': 'text', '--engine': 'text', '--hostname-bin': 'code', '--hyperlink-format': 'text', '--generate': 'text',
+  },
+};
 
-const rg: Judge = (args) => {
-  const parsed = parseArgs(args, { values: RG_VALUES });
-  if (hasOption(parsed, '--pre', '--hostname-bin')) return { risk: 'exec', reason: '`rg --pre` runs a program on every file' };
-  if (hasOption(parsed, '-z', '--search-zip')) return { risk: 'exec', reason: '`rg -z` runs decompression programs' };
+const rg: Judge = (args, _context, name) => {
+  const parsed = parseArgs(args, { ...RG, flags: [...RG.flags!, '-z', '--search-zip'] });
+  if (hasOption(parsed, '-z', '--search-zip')) return { risk: 'exec', reason: `\`${name} -z\` runs decompression programs` };
   const operands = [...parsed.operands];
   const listing = hasOption(parsed, '--files', '--type-list');
   if (!listing && !hasOption(parsed, '-e', '--regexp', '-f', '--file')) operands.shift();
-  const reads = optionValues(parsed, '-f', '--file', '--ignore-file');
   // rg skips hidden and git-ignored files unless told otherwise, so secrets below a directory stay unread.
-  const unrestricted = hasOption(parsed, '-u', '--hidden', '-.', '--no-ignore', '--no-ignore-dot', '--no-ignore-vcs', '--unrestricted');
+  // Following symlinks (`-L`) reaches whatever a link in the project points to (`link -> ~/.ssh`).
+  const unrestricted = hasOption(parsed, '-u', '--hidden', '-.', '--no-ignore', '--no-ignore-dot', '--no-ignore-vcs', '--unrestricted', '-L', '--follow');
   const targets = operands.length ? operands : [literal('.')];
-  if (listing) return { risk: 'read', reason: '`rg --files` only lists', reads: [...reads, ...operands] };
-  if (unrestricted) return { risk: 'read', reason: '`rg` only reads', reads, recursiveReads: targets };
-  return { risk: 'read', reason: '`rg` only reads', reads: [...reads, ...operands] };
+  if (listing) return checked({ risk: 'read', reason: `\`${name} --files\` only lists`, reads: operands }, parsed, RG, name);
+  if (unrestricted) return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: targets }, parsed, RG, name);
+  return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: operands }, parsed, RG, name);
 };
 
+const AG: ArgSpec = {
+  flags: ['-i', '-s', '-S', '-v', '-w', '-l', '-L', '-c', '-Q', '-f', '-u', '-a', '-U', '-z', '-0', '-t', '-H', '--hidden', '--unrestricted', '--all-types', '--all-text', '--case-sensitive', '--ignore-case', '--smart-case', '--literal', '--files-with-matches', '--files-without-matches', '--count', '--nocolor', '--color', '--noheading', '--heading', '--nogroup', '--group', '--column', '--numbers', '--nonumbers', '--stats', '--silent', '--null', '--vimgrep', '--follow', '--search-zip', '--filename', '--nofilename', '--only-matching', '--word-regexp', '--invert-match', '--help', '--version'],
+  values: { '-A': 'text', '-B': 'text', '-C': 'text', '-G': 'text', '-g': 'text', '-m': 'text', '--ignore': 'text', '--ignore-dir': 'text', '-p': 'read', '--path-to-ignore': 'read', '--depth': 'text', '--file-search-regex': 'text', '--max-count': 'text', '--pager': 'code' },
+};
 const ag: Judge = (args, _context, name) => {
-  const parsed = parseArgs(args, { values: ['-A', '-B', '-C', '-G', '-g', '-m', '--ignore', '--ignore-dir', '-p', '--path-to-ignore', '--depth', '--pager'] });
-  if (hasOption(parsed, '--pager')) return { risk: 'exec', reason: `\`${name} --pager\` runs a program` };
+  const parsed = parseArgs(args, AG);
   const operands = parsed.operands.slice(1);
-  const unrestricted = hasOption(parsed, '--hidden', '-u', '--unrestricted', '-a', '--all-types');
-  if (unrestricted) return { risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: operands.length ? operands : [literal('.')] };
-  return { risk: 'read', reason: `\`${name}\` only reads`, reads: operands };
+  const unrestricted = hasOption(parsed, '--hidden', '-u', '--unrestricted', '-a', '--all-types', '-f', '--follow');
+  if (unrestricted) return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: operands.length ? operands : [literal('.')] }, parsed, AG, name);
+  return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: operands }, parsed, AG, name);
 };
 
 /** find's actions that run a command: the words up to `;` or `+`. */
@@ -68,7 +94,13 @@ const FIND_VALUE = new Set([
   '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-type', '-xtype', '-size', '-perm',
   '-user', '-group', '-uid', '-gid', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer',
   '-maxdepth', '-mindepth', '-links', '-inum', '-samefile', '-lname', '-ilname', '-printf', '-regextype', '-fstype', '-used',
-  '-newermt', '-newerct', '-newerat', '-context', '-files0-from',
+  '-newermt', '-newerct', '-newerat', '-context', '-regextype',
+]);
+/** find primaries and operators without a value that only select or print. */
+const FIND_FLAGS = new Set([
+  '-empty', '-true', '-false', '-readable', '-writable', '-executable', '-nouser', '-nogroup', '-print', '-print0', '-prune', '-quit', '-ls',
+  '-depth', '-d', '-mount', '-xdev', '-follow', '-noleaf', '-daystart', '-ignore_readdir_race', '-noignore_readdir_race', '-not', '-and', '-or',
+  '-a', '-o', '!', '(', ')', ',', '-help', '--help', '-version', '--version', '-s', '-x', '-E', '-X',
 ]);
 
 const find: Judge = (args) => {
@@ -87,6 +119,7 @@ const find: Judge = (args) => {
   const verdict: Verdict = { risk: 'read', reason: '`find` only lists', reads: starts.length ? starts : [literal('.')], concerns: [], metadataOnly: true };
   const runs: Arg[][] = [];
   const writes: Arg[] = [];
+  const reads: Arg[] = [];
   for (; i < args.length; i++) {
     const text = args[i]!.value;
     if (text === null) {
@@ -104,20 +137,27 @@ const find: Judge = (args) => {
       if (args[i + 1]) writes.push(args[++i]!);
       if (text === '-fprintf') i++;
     } else if (FIND_VALUE.has(text)) i++;
+    else if (text === '-files0-from') reads.push(...args.slice(i + 1, ++i + 1));
+    else if (!FIND_FLAGS.has(text)) verdict.concerns!.push(`the \`find\` primary ${text} is not known to assistant, so what it does cannot be proven`);
   }
   // What `-exec` runs gets the matched files: names given with -name/-path count as read (`-name .env -exec cat`).
   const named = args.filter((_a, j) => ['-name', '-iname', '-path', '-ipath'].includes(args[j - 1]?.value ?? ''));
+  verdict.reads!.push(...reads);
   if (runs.length) return { ...verdict, risk: 'read', reason: '`find -exec` runs a command on every match', runs, writes, reads: [...verdict.reads!, ...named], metadataOnly: false };
   if (writes.length) return { ...verdict, risk: 'write', reason: '`find -delete` / `-fprint` changes files', writes };
   return verdict;
 };
 
+const FD: ArgSpec = {
+  flags: ['-H', '-I', '-u', '-s', '-i', '-g', '-F', '-a', '-l', '-L', '-p', '-0', '-q', '-1', '-h', '-V', '--hidden', '--no-hidden', '--no-ignore', '--no-ignore-vcs', '--no-ignore-parent', '--unrestricted', '--case-sensitive', '--ignore-case', '--glob', '--regex', '--fixed-strings', '--absolute-path', '--relative-path', '--list-details', '--follow', '--full-path', '--print0', '--prune', '--quiet', '--show-errors', '--one-file-system', '--no-require-git', '--no-follow', '--help', '--version'],
+  optional: ['--strip-cwd-prefix', '--hyperlink'],
+  values: { '-e': 'text', '-E': 'text', '-t': 'text', '-d': 'text', '-j': 'text', '-S': 'text', '-c': 'text', '-o': 'text', '--extension': 'text', '--exclude': 'text', '--type': 'text', '--max-depth': 'text', '--min-depth': 'text', '--exact-depth': 'text', '--threads': 'text', '--size': 'text', '--changed-within': 'text', '--changed-before': 'text', '--owner': 'text', '--color': 'text', '--base-directory': 'read', '--search-path': 'read', '--format': 'text', '--max-results': 'text', '--ignore-file': 'read', '--path-separator': 'text', '--and': 'text' },
+};
 const fd: Judge = (args, _context, name) => {
-  const parsed = parseArgs(args, { values: ['-e', '-E', '-t', '-d', '-x', '-X', '-j', '-S', '-c', '-o', '--extension', '--exclude', '--type', '--max-depth', '--min-depth', '--exact-depth', '--threads', '--size', '--changed-within', '--changed-before', '--owner', '--color', '--base-directory', '--search-path', '--format', '--max-results', '--ignore-file', '--path-separator'] });
-  const execAt = args.findIndex((a) => ['-x', '--exec', '-X', '--exec-batch'].includes(a.value ?? ''));
+  const execAt = args.findIndex((a) => a.value === null || /^(-x|--exec|-X|--exec-batch)(=|$)/.test(a.value) || /^--exec?-?/.test(a.value) && '--exec-batch'.startsWith(a.value.split('=')[0]!));
   if (execAt >= 0) return { risk: 'exec', reason: `\`${name} --exec\` runs a command on every match`, runs: [args.slice(execAt + 1)] };
-  const operands = parsed.operands.slice(1);
-  return { risk: 'read', reason: `\`${name}\` only lists`, reads: [...operands, ...optionValues(parsed, '--search-path', '--base-directory')] };
+  const parsed = parseArgs(args, FD);
+  return checked({ risk: 'read', reason: `\`${name}\` only lists`, reads: parsed.operands.slice(1), metadataOnly: true }, parsed, FD, name);
 };
 
 /** Searching and listing commands. */

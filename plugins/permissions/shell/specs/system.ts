@@ -1,4 +1,4 @@
-import { hasOption, parseArgs } from '../argv.js';
+import { hasOption, parseArgs, unknownOptions, type ArgSpec } from '../argv.js';
 import type { Judge } from '../spec.js';
 
 const changes = (what: string): Judge => (_args, _context, name) => ({ risk: 'write', reason: `\`${name}\` ${what}` });
@@ -7,17 +7,21 @@ const crontab: Judge = (args, _context, name) =>
   hasOption(parseArgs(args, { values: ['-u'] }), '-l') ? { risk: 'read', reason: `\`${name} -l\` only prints`, inert: true } : { risk: 'write', reason: `\`${name}\` changes scheduled jobs` };
 
 const systemctl: Judge = (args, _context, name) => {
-  const sub = parseArgs(args, { stopAtOperand: true }).operands[0]?.value;
-  if (sub && ['status', 'show', 'list-units', 'list-unit-files', 'list-timers', 'is-active', 'is-enabled', 'is-failed', 'cat', 'help'].includes(sub))
+  const parsed = parseArgs(args, { values: ['-H', '--host', '-M', '--machine', '-t', '--type', '-p', '--property', '-n', '--lines', '-o', '--output', '--state'], stopAtOperand: true });
+  const sub = parsed.operands[0]?.value;
+  // `-H host` / `-M machine` run it elsewhere (over ssh or in a container).
+  const elsewhere = hasOption(parsed, '-H', '--host', '-M', '--machine');
+  if (!elsewhere && sub && ['status', 'show', 'list-units', 'list-unit-files', 'list-timers', 'is-active', 'is-enabled', 'is-failed', 'cat', 'help'].includes(sub))
     return { risk: 'read', reason: `\`${name} ${sub}\` only prints`, inert: true };
   return { risk: 'write', reason: `\`${name}\` changes system services` };
 };
 
+const SYSCTL: ArgSpec = { flags: ['-a', '-A', '-X', '-N', '-n', '-e', '-b', '-q', '-d', '-h', '-V', '--all', '--values', '--names', '--binary', '--ignore', '--quiet', '--help', '--version'], values: ['-r', '--pattern'] };
 const sysctl: Judge = (args, _context, name) => {
-  const parsed = parseArgs(args);
-  if (hasOption(parsed, '-w', '--write', '-p', '--load', '--system') || parsed.operands.some((a) => (a.value ?? '=').includes('=')))
+  const parsed = parseArgs(args, { ...SYSCTL, flags: [...SYSCTL.flags!, '-w', '--write', '-p', '--load', '--system', '-f'] });
+  if (hasOption(parsed, '-w', '--write', '-p', '--load', '--system', '-f') || parsed.operands.some((a) => (a.value ?? '=').includes('=')))
     return { risk: 'write', reason: `\`${name}\` changes kernel settings` };
-  return { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
+  return { risk: 'read', reason: `\`${name}\` only prints`, inert: true, concerns: unknownOptions(parsed, name) };
 };
 
 const disk: Judge = (args, _context, name) =>
