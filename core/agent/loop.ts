@@ -11,6 +11,7 @@ import type { Conversation } from './conversation.js';
 import type { Spent } from '../types/tools.js';
 import type { SteeringQueue } from './steering.js';
 import { RepeatDetector } from './repeat-detector.js';
+import { dropOversizedInputs } from './oversized-input.js';
 import { assertFitsWindow, buildContextView, requestSettings, type RequestSettings } from './context-view.js';
 
 /** How to run the loop for one prompt. */
@@ -146,6 +147,8 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
         costUsd += recordRequest(kernel, provider, request, settings, agentId, streamed.usage);
         await conversation.recordUsage(streamed.usage, model);
       }
+      // An input too large to keep is dropped before it reaches the history: the call is refused, the session stays usable.
+      streamed.message = dropOversizedInputs(streamed.message);
       if (streamed.message.content.length) await conversation.append(streamed.message);
       // Only a reply that completed is the answer: half a sentence from a failed stream is not.
       if (!streamed.error) lastText = messageText(streamed.message) || lastText;
