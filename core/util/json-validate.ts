@@ -1,11 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types/json-schema.js';
-import { cachedValidator, storeValidator } from './schema-cache.js';
 
 const requireHere = createRequire(import.meta.url);
-const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, code: { source: true } } as const;
-const OPTIONS_KEY = JSON.stringify(OPTIONS);
+const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true } as const;
 let shared: Ajv | undefined;
 
 /** One ajv instance per process: all errors, defaults filled in, unknown formats tolerated. Loaded on the first compile. */
@@ -14,13 +12,13 @@ export function ajv(): Ajv {
   return shared;
 }
 
-/** Compiles a schema once (or takes its generated code from the cache); compile errors (a broken schema) throw. */
+/**
+ * Compiles a schema in memory; compile errors (a broken schema) throw. Generated code is never kept
+ * on disk: a cache the agent's commands can write would be code run by the next start, unsandboxed.
+ * ajv itself reuses the validator of a schema object it has compiled before.
+ */
 export function compileSchema<T = unknown>(schema: JsonSchema): ValidateFunction<T> {
-  const cached = cachedValidator<T>(schema as object, OPTIONS_KEY);
-  if (cached) return cached;
-  const validate = ajv().compile<T>(schema as object);
-  storeValidator(ajv(), schema as object, OPTIONS_KEY, validate as ValidateFunction);
-  return validate;
+  return ajv().compile<T>(schema as object);
 }
 
 /** One readable line per schema error: `/limits/maxTurns: must be integer (got "ten")`. */
