@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileSchema, describeSchemaErrors, type Kernel } from '../../core/index.js';
+import { serverNameProblem } from './names.js';
 import { serverSchema, type ServerConfig } from './schema.js';
 
 /** The project file other MCP clients share; read beside `.assistantrc`. */
@@ -15,8 +16,16 @@ export interface ServerEntry {
   file: string;
   /** JSON pointer of the entry in that file. */
   pointer: string;
-  /** Why the entry cannot be used (an invalid `.mcp.json` entry), naming the file and JSON path. */
+  /** Why the entry cannot be used (an invalid `.mcp.json` entry, a bad name), naming the file and JSON path. */
   problem?: string;
+  /** The error code of the problem (ASSISTANT_MCP_CONFIG_INVALID when absent). */
+  problemCode?: 'ASSISTANT_MCP_CONFIG_INVALID' | 'ASSISTANT_MCP_SERVER_NAME_INVALID';
+}
+
+/** Refuses an entry whose name could pass for another server's in tool names (`github__evil`). */
+function checkName(entry: ServerEntry): ServerEntry {
+  const problem = serverNameProblem(entry.name);
+  return problem ? { ...entry, problem: `${entry.file}: ${entry.pointer}: ${problem}; the server is not started`, problemCode: 'ASSISTANT_MCP_SERVER_NAME_INVALID' } : entry;
 }
 
 /** What the configuration says about MCP servers. */
@@ -79,5 +88,5 @@ export function listServers(kernel: Kernel, fromConfig: Record<string, ServerCon
   const shared = readMcpJson(kernel.projectRoot);
   const taken = new Set(servers.map((s) => s.name));
   for (const entry of shared.entries) if (!taken.has(entry.name)) servers.push(entry);
-  return { servers, problems: shared.problems };
+  return { servers: servers.map(checkName), problems: shared.problems };
 }
