@@ -98,17 +98,30 @@ function parseReason(cause: unknown): string {
   return reason.replace(/ while parsing '.*'$/, '');
 }
 
+/**
+ * The nearest project config file from `from` up, found by name without loading it: a JavaScript
+ * config runs code when loaded, which must wait until the project is trusted.
+ */
 async function searchUp(from: string): Promise<string | undefined> {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
-    try {
-      const found = await getExplorer().search(dir);
-      if (found) return found.filepath;
-    } catch (cause) {
-      const file = (cause as { filepath?: string }).filepath ?? (cause as { path?: string }).path ?? dir;
-      throw parseError(file, cause);
+    for (const name of SEARCH_PLACES) {
+      const file = join(dir, name);
+      if (!existsSync(file) || !statSync(file).isFile()) continue;
+      if (name !== 'package.json' || packageHasConfig(file)) return file;
     }
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** Whether a package.json carries an `assistant` key (it is the project config only then). */
+function packageHasConfig(file: string): boolean {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw parseError(file, cause);
+  }
+  return !!data && typeof data === 'object' && Object.prototype.hasOwnProperty.call(data, 'assistant');
 }
 
 function findGitRoot(from: string): string | undefined {

@@ -76,7 +76,7 @@ export function applyTrust(projectRoot: string, project: ConfigLayer[], below: A
   const parts: Array<{ file: string; widening?: WideningSetting[]; code?: string }> = [];
   const ignored: string[] = [];
   for (const layer of project) {
-    const file = label(root, layer.source);
+    const file = label(resolve(projectRoot), layer.source);
     if (layer.code !== undefined) {
       parts.push({ file, code: layer.code });
       ignored.push(`${file} (JavaScript config, not run)`);
@@ -91,7 +91,7 @@ export function applyTrust(projectRoot: string, project: ConfigLayer[], below: A
   }
   const files: Record<string, string> = {};
   for (const [name, what] of Object.entries(TRUSTED_PROJECT_FILES)) {
-    const text = readText(join(root, name));
+    const text = readText(join(projectRoot, name));
     if (text === undefined) continue;
     files[name] = sha256(text);
     parts.push({ file: name, code: files[name] });
