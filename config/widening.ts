@@ -22,9 +22,23 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 const HARMLESS = new Set(['$schema', 'context', 'ui', 'systemPrompt', 'projectMap']);
 
+/** Modes from the strictest: a project may only move to a mode at least as strict as the one in force. */
+const MODE_STRICTNESS = ['plan', 'default', 'acceptEdits', 'bypass'];
+/** Sandbox modes from the strictest. */
+const SANDBOX_STRICTNESS = ['required', 'auto', 'off'];
+
+/** `value` is one of the two strictest values and no looser than `current` (no current value: the default, the second). */
+const noLooser = (order: string[], value: unknown, current: unknown) => {
+  const rank = order.indexOf(value as string);
+  const now = order.indexOf(typeof current === 'string' ? current : order[1]!);
+  return rank >= 0 && rank <= 1 && rank <= (now < 0 ? 1 : now);
+};
+
+const sandboxMode = (sandbox: AssistantConfig['sandbox']) => (typeof sandbox === 'string' ? sandbox : sandbox?.mode);
+
 /** Per key of `permissions`: may an untrusted project set this value? Only what narrows. */
-const PERMISSION_NARROWS: Record<string, (value: unknown) => boolean> = {
-  mode: (v) => v === 'default' || v === 'plan',
+const PERMISSION_NARROWS: Record<string, (value: unknown, below: AssistantConfig) => boolean> = {
+  mode: (v, below) => noLooser(MODE_STRICTNESS, v, below.permissions?.mode),
   deny: Array.isArray,
   ask: Array.isArray,
   allowSudo: (v) => v === false,
@@ -32,10 +46,7 @@ const PERMISSION_NARROWS: Record<string, (value: unknown) => boolean> = {
   audit: (v) => v === true,
 };
 
-/** `sandbox` narrows when it only asks for more confinement. */
-const SANDBOX_MODE_NARROWS = (v: unknown) => v === 'auto' || v === 'required';
-
-function splitPermissions(value: unknown, out: SplitLayer): void {
+function splitPermissions(value: unknown, below: AssistantConfig, out: SplitLayer): void {
   if (!isObject(value)) return void out.widening.push({ pointer: '/permissions', value });
   const kept: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -44,22 +55,24 @@ function splitPermissions(value: unknown, out: SplitLayer): void {
       const { extra, ...rest } = item;
       if (extra !== undefined) kept.secrets = { extra };
       for (const [k, v] of Object.entries(rest)) out.widening.push({ pointer: `/permissions/secrets/${k}`, value: v });
-    } else if (PERMISSION_NARROWS[key]?.(item)) kept[key] = item;
+    } else if (PERMISSION_NARROWS[key]?.(item, below)) kept[key] = item;
     else out.widening.push({ pointer: `/permissions/${key}`, value: item });
   }
   if (Object.keys(kept).length) out.kept.permissions = kept;
 }
 
-function splitSandbox(value: unknown, out: SplitLayer): void {
+/** `sandbox` narrows when it only asks for more confinement than is in force. */
+function splitSandbox(value: unknown, below: AssistantConfig, out: SplitLayer): void {
+  const narrows = (mode: unknown) => noLooser(SANDBOX_STRICTNESS, mode, sandboxMode(below.sandbox));
   if (typeof value === 'string') {
-    if (SANDBOX_MODE_NARROWS(value)) out.kept.sandbox = value as 'auto' | 'required';
+    if (narrows(value)) out.kept.sandbox = value as 'auto' | 'required';
     else out.widening.push({ pointer: '/sandbox', value });
     return;
   }
   if (!isObject(value)) return void out.widening.push({ pointer: '/sandbox', value });
   const kept: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if ((key === 'mode' && SANDBOX_MODE_NARROWS(item)) || (key === 'network' && item === false)) kept[key] = item;
+    if ((key === 'mode' && narrows(item)) || (key === 'network' && item === false)) kept[key] = item;
     else out.widening.push({ pointer: `/sandbox/${key}`, value: item });
   }
   if (Object.keys(kept).length) out.kept.sandbox = kept;
@@ -102,8 +115,8 @@ export function splitProjectLayer(values: AssistantConfig, below: AssistantConfi
   const out: SplitLayer = { kept: {}, widening: [] };
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || key === 'extends') continue;
-    if (key === 'permissions') splitPermissions(value, out);
-    else if (key === 'sandbox') splitSandbox(value, out);
+    if (key === 'permissions') splitPermissions(value, below, out);
+    else if (key === 'sandbox') splitSandbox(value, below, out);
     else if (key === 'provider') splitProvider(value, out);
     else if (key === 'persistence') splitPersistence(value, out);
     else if (key === 'limits') splitLimits(value, below.limits, out);

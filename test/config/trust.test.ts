@@ -1,6 +1,6 @@
 // Workspace trust in the loader: a project's settings that widen what the agent may do wait for
 // the user's trust of exactly those settings; narrowing settings always apply.
-import { cpSync, existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
@@ -66,6 +66,18 @@ describe('an untrusted project', () => {
     const off = await load(makeProject(rc({ sandbox: 'off', permissions: { mode: 'acceptEdits' } })), env);
     expect(off.values.sandbox).toBeUndefined();
     expect(off.values.permissions?.mode).toBe('default');
+  });
+
+  it("cannot loosen the user's own stricter mode or sandbox with a value that is narrowing elsewhere", async () => {
+    const env = isolatedEnv();
+    mkdirSync(env.ASSISTANT_CONFIG_DIR!, { recursive: true });
+    writeFileSync(join(env.ASSISTANT_CONFIG_DIR!, 'config.json'), JSON.stringify({ permissions: { mode: 'plan' }, sandbox: 'required', limits: { maxTurns: 20 } }));
+    const dir = makeProject(rc({ permissions: { mode: 'default' }, sandbox: { mode: 'auto' }, limits: { maxTurns: 50 } }));
+    const config = await loadConfig({ cwd: dir, env, enforceTrust: true });
+    expect(config.values.permissions?.mode).toBe('plan');
+    expect(config.values.sandbox).toBe('required');
+    expect(config.values.limits?.maxTurns).toBe(20);
+    expect(config.trust!.ignored.join('; ')).toMatch(/\/permissions\/mode, \/sandbox\/mode, \/limits\/maxTurns/);
   });
 
   it('holds back widening settings from files the project config extends, and unknown keys', async () => {
