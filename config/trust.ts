@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { readTrust, sha256, trustLocalRules, updateTrust } from '../core/util/trust-store.js';
+import { ConfigError } from '../core/errors.js';
+import { readTrust, sha256, trustFile, trustLocalRules, updateTrust } from '../core/util/trust-store.js';
 import { stableJson } from '../core/util/stable-json.js';
 import type { AssistantConfig, ProjectTrust } from '../core/types/config.js';
 import type { ConfigLayer } from './layers.js';
@@ -101,7 +102,7 @@ export function applyTrust(projectRoot: string, project: ConfigLayer[], below: A
   const required = parts.length > 0;
   let trusted = !required;
   if (required && options.grant) {
-    updateTrust(root, (record) => ({ ...record, config: digest }), options.env);
+    recordTrust(root, options.env, () => updateTrust(root, (record) => ({ ...record, config: digest }), options.env));
     trusted = true;
   } else if (required) trusted = readTrust(root, options.env)?.config === digest;
   const trust: ProjectTrust = { trusted, ignored: trusted ? [] : ignored, files: trusted ? files : {}, root };
@@ -116,10 +117,20 @@ export function checkLocalRules(trust: ProjectTrust, values: AssistantConfig, op
   const file = localSettingsFile(trust.root, values);
   if (!existsSync(file)) return;
   const rules = localAllowRules(file);
-  if (options.grant) return void trustLocalRules(trust.root, rules, options.env);
+  if (options.grant) return void recordTrust(trust.root, options.env, () => trustLocalRules(trust.root, rules, options.env));
   const given = new Set(readTrust(trust.root, options.env)?.localRules ?? []);
   const planted = rules.filter((rule) => !given.has(sha256(rule)));
   if (planted.length) trust.ignored.push(`${label(trust.root, file)} allow ${planted.join(', ')}`);
+}
+
+/** Writes the trust record; a failure says where and why instead of a bare file-system error. */
+function recordTrust(root: string, env: NodeJS.ProcessEnv, write: () => unknown): void {
+  try {
+    write();
+  } catch (cause) {
+    const file = trustFile(root, env);
+    throw new ConfigError('ASSISTANT_CONFIG_WRITE_FAILED', `cannot record trust of ${root} in ${file}: ${(cause as Error).message}; nothing was trusted`, { file, cause });
+  }
 }
 
 /** One line for people: what was ignored and how to trust the project. */
