@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Kernel, PermissionRequest } from '../../core/index.js';
@@ -26,6 +27,16 @@ export interface Policy {
   /** Why the call writes a file that steers the agent (its config, settings, git hooks, ...), or undefined. */
   controlWrite(request: PermissionRequest, facts: RequestFacts): string | undefined;
   home: string | null;
+}
+
+/** A file with more than one name: writing it writes every name, a control file's included. */
+function hardLinked(path: string): boolean {
+  try {
+    const stat = lstatSync(path);
+    return stat.isFile() && stat.nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 /** Strings of an edit's input that could add an `assistant` key (directly, or through a JSON escape). */
@@ -92,11 +103,15 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
       const context = { controlFiles: kernel.controlFiles, root: realRoot(request.projectRoot), cwd: request.cwd };
       // A command's output is unknown; an edit could add the `assistant` key of package.json.
       const mayAddKey = facts.shell !== undefined || mentionsAssistantKey(request.input);
-      for (const fact of facts.writes)
+      for (const fact of facts.writes) {
         for (const path of [fact.real, fact.absolute]) {
           const why = path ? controlFileReason(path, context, mayAddKey) : undefined;
           if (why) return `${fact.raw}: ${why}`;
         }
+        // .git internals and shell start-up files (paths/protected.ts) steer what runs just as much.
+        if (fact.protected) return `${fact.raw}: ${fact.protected}`;
+        if (fact.real && hardLinked(fact.real)) return `${fact.raw}: it has other hard links, so writing it may change a control file`;
+      }
       return undefined;
     },
   };

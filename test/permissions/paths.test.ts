@@ -72,7 +72,7 @@ const cases: Case[] = [
   // acceptEdits covers simple file operations in the shell too, inside the project only.
   { name: 'mkdir and touch in the project', tool: 'Bash', input: () => ({ command: 'mkdir -p src/new && touch src/new/x.ts' }), expect: { default: ask(/creates/), acceptEdits: allow('mode'), plan: deny('mode') } },
   { name: 'copy out of the project', tool: 'Bash', input: (f) => ({ command: `cp src/a.ts ${f.outside}/a.ts` }), expect: { acceptEdits: deny('paths') } },
-  { name: 'redirect into a dotfile in the project', tool: 'Bash', input: () => ({ command: 'echo x >> .bashrc' }), expect: { default: ask(), acceptEdits: ask(), plan: deny('mode') } },
+  { name: 'redirect into a dotfile in the project', tool: 'Bash', input: () => ({ command: 'echo x >> .bashrc' }), expect: { default: { behavior: 'ask', layer: 'mode' }, acceptEdits: { behavior: 'ask', layer: 'mode' }, plan: deny('mode') } },
   { name: 'redirect into the home shell file', tool: 'Bash', input: () => ({ command: 'echo x >> ~/.bashrc' }), expect: everyMode(deny('guard', /start-up file/)) },
   { name: 'shell write through a symlink out', tool: 'Bash', input: () => ({ command: 'echo x > link-out/new.txt' }), expect: { default: deny('paths'), bypass: allow('mode') } },
   { name: 'shell read through a symlink out', tool: 'Bash', input: () => ({ command: 'cat link-out/file.txt' }), expect: { default: ask(/outside the project/), plan: ask() } },

@@ -1,7 +1,7 @@
 // Control files (kernel.controlFiles) and the project's own "always allow" answers: the agent
 // cannot widen its own controls silently, and a rule planted in the local settings file by a
 // command or another program is not one of the user's answers.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LocalSettings } from '../../dist/plugins/permissions/local-settings.js';
@@ -28,6 +28,8 @@ const CASES: Array<[string, Omit<CheckRequest, 'mode'>, CheckRequest['mode'], Wa
   ['write .mcp.json despite allow rules', write('.mcp.json', '{}'), 'default', ASK],
   ['copy over .mcp.json with the shell', bash('cp src/a.ts .mcp.json'), 'acceptEdits', ASK],
   ['copy over package.json with the shell', bash('cp src/a.ts package.json'), 'acceptEdits', ASK],
+  ['write a git hook despite allow rules', write('.git/hooks/pre-push', '#!/bin/sh'), 'default', ASK],
+  ['edit a hard link to .assistantrc', edit('linked-notes.txt'), 'acceptEdits', ASK],
   ['edit .mcp.json in plan mode', edit('.mcp.json'), 'plan', { behavior: 'deny', layer: 'mode' }],
   ['edit .mcp.json in bypass mode', edit('.mcp.json'), 'bypass', { behavior: 'allow', layer: 'mode' }],
   // Not control files: acceptEdits still lets them through.
@@ -40,6 +42,7 @@ let results: CheckResult[];
 
 beforeAll(async () => {
   fixture = policyFixture({ permissions: { allow: ['Edit', 'Write'] } });
+  linkSync(join(fixture.root, '.assistantrc'), join(fixture.root, 'linked-notes.txt'));
   results = await checkBatch(fixture, CASES.map(([, request, mode]) => ({ ...request, mode })));
 }, 120_000);
 
