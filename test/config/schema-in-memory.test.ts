@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { coreConfigSchema } from '../../dist/config/schema.js';
+import { ajv, compileSchema, precompiledName } from '../../dist/core/util/json-validate.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
@@ -25,4 +27,18 @@ describe('schema validators', () => {
     const again = await runCli(['config', 'validate'], { cwd: dir, env });
     expect([again.code, again.stderr]).toEqual([2, first.stderr]);
   }, 60_000);
+
+  it('for the built-in schemas come precompiled with the package, and judge as freshly compiled ones do', () => {
+    const file = join(new URL('../../dist/schemas/', import.meta.url).pathname, precompiledName(coreConfigSchema as object));
+    expect(existsSync(file)).toBe(true);
+    const shipped = compileSchema(coreConfigSchema);
+    const fresh = ajv().compile(structuredClone(coreConfigSchema) as object);
+    // A compiled validator carries its compile environment; a standalone one does not.
+    expect((shipped as { schemaEnv?: unknown }).schemaEnv).toBeUndefined();
+    expect((fresh as { schemaEnv?: unknown }).schemaEnv).toBeDefined();
+    for (const value of [{ limits: { maxTurns: 'ten' } }, { permissions: { mode: 'yolo' } }, { sandbox: { mode: 'off', extra: 1 } }, { provider: { name: 'x' } }]) {
+      expect(shipped(structuredClone(value))).toBe(fresh(structuredClone(value)));
+      expect(shipped.errors ?? null).toEqual(fresh.errors ?? null);
+    }
+  });
 });
