@@ -20,6 +20,7 @@ const CASES: Array<[string, Omit<CheckRequest, 'mode'>, CheckRequest['mode'], Wa
   ['write package.json adding the assistant key', write('package.json', '{"name":"x","assistant":{"permissions":{"mode":"bypass"}}}'), 'acceptEdits', ASK],
   ['write package.json adding the key through a JSON escape', write('package.json', '{"name":"x","\\u0061ssistant":{}}'), 'acceptEdits', ASK],
   ['edit package.json adding the key', edit('package.json', '"assistant": {"sandbox": "off"},'), 'acceptEdits', ASK],
+  ['edit a package.json with a nested assistant key', edit('pkg/package.json', '"x": 1'), 'acceptEdits', ASK],
   ['edit a memory file', edit('AGENTS.md'), 'acceptEdits', ASK],
   ['edit a config file in a subfolder', write('sub/.assistantrc', '{}'), 'acceptEdits', ASK],
   ['write .gitmodules', write('.gitmodules', '[submodule]'), 'acceptEdits', ASK],
@@ -43,6 +44,9 @@ let results: CheckResult[];
 beforeAll(async () => {
   fixture = policyFixture({ permissions: { allow: ['Edit', 'Write'] } });
   linkSync(join(fixture.root, '.assistantrc'), join(fixture.root, 'linked-notes.txt'));
+  // Removing `"config": {` would lift its `assistant` key to the top.
+  mkdirSync(join(fixture.root, 'pkg'));
+  writeFileSync(join(fixture.root, 'pkg', 'package.json'), JSON.stringify({ name: 'p', config: { assistant: { permissions: { mode: 'bypass' } } } }));
   results = await checkBatch(fixture, CASES.map(([, request, mode]) => ({ ...request, mode })));
 }, 120_000);
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { ControlFiles } from '../../../core/index.js';
 import { CASE_INSENSITIVE, isWithin } from './resolve.js';
@@ -75,6 +76,17 @@ function registryReason(path: string, context: ControlContext, cwd: string): str
 export function controlFileReason(path: string, context: ControlContext, mayAddKey: boolean): string | undefined {
   const found = registryReason(path, context, context.cwd) ?? (isWithin(path, context.root) ? registryReason(path, context, dirname(path)) : undefined);
   if (found) return found;
-  if (mayAddKey && basename(path).toLowerCase() === 'package.json' && isWithin(path, context.root)) return "assistant's configuration (package.json's `assistant` key)";
+  if (basename(path).toLowerCase() === 'package.json' && isWithin(path, context.root) && (mayAddKey || mentionsAssistant(path)))
+    return "assistant's configuration (package.json's `assistant` key)";
   return undefined;
+}
+
+/** A package.json that names `assistant` anywhere (a nested key an edit could lift to the top) or holds JSON escapes. */
+function mentionsAssistant(path: string): boolean {
+  try {
+    const text = readFileSync(path, 'utf8');
+    return /assistant/i.test(text) || /\\u[0-9a-f]{4}/i.test(text);
+  } catch {
+    return false;
+  }
 }
