@@ -89,6 +89,14 @@ describe('an untrusted project', () => {
     expect(config.trust!.ignored.join('; ')).toMatch(/base\.json \/permissions\/mode.*\.assistantrc \/someFutureKey/);
   });
 
+  it('judges a file named with --config as the project config', async () => {
+    const env = isolatedEnv();
+    const dir = makeProject({ 'ci/assistant.json': JSON.stringify({ permissions: { mode: 'bypass' } }) });
+    const config = await loadConfig({ cwd: dir, env, noUserConfig: true, configFile: 'ci/assistant.json', enforceTrust: true });
+    expect(config.values.permissions?.mode).toBe('default');
+    expect(config.trust!.ignored).toEqual(['ci/assistant.json /permissions/mode']);
+  });
+
   it('does not run a JavaScript config until trusted', async () => {
     const env = isolatedEnv();
     const marker = join(tempDir(), 'ran');
