@@ -78,6 +78,8 @@ async function add(deps: CliDeps, name: string, target: string[], options: Recor
     return { ...servers, [name]: entry };
   });
   process.stdout.write(`added MCP server "${name}" to ${file}\n`);
+  // A project's servers start only once the project is trusted with them (the loader checks).
+  if (kernel.resolvedConfig.trust) process.stderr.write(`it starts once you trust the project's settings as they are now: assistant trust ${kernel.projectRoot}\n`);
   return 0;
 }
 
