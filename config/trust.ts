@@ -37,6 +37,9 @@ export function trustRoot(projectRoot: string): string {
   }
 }
 
+/** Project text shown to people: control characters (a key could carry terminal escapes that redraw the question) become `?`. */
+const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+
 const label = (root: string, file: string) => {
   const rel = relative(root, file);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
@@ -80,14 +83,14 @@ export function applyTrust(projectRoot: string, project: ConfigLayer[], below: A
     const file = label(resolve(projectRoot), layer.source);
     if (layer.code !== undefined) {
       parts.push({ file, code: layer.code });
-      ignored.push(`${file} (JavaScript config, not run)`);
+      ignored.push(printable(`${file} (JavaScript config, not run)`));
       continue;
     }
     const split = splitProjectLayer(layer.values, below);
     kept.push({ ...layer, values: split.kept });
     if (split.widening.length) {
       parts.push({ file, widening: split.widening });
-      ignored.push(`${file} ${split.widening.map((w) => w.pointer).join(', ')}`);
+      ignored.push(printable(`${file} ${split.widening.map((w) => w.pointer).join(', ')}`));
     }
   }
   const files: Record<string, string> = {};
@@ -120,7 +123,7 @@ export function checkLocalRules(trust: ProjectTrust, values: AssistantConfig, op
   if (options.grant) return void recordTrust(trust.root, options.env, () => trustLocalRules(trust.root, rules, options.env));
   const given = new Set(readTrust(trust.root, options.env)?.localRules ?? []);
   const planted = rules.filter((rule) => !given.has(sha256(rule)));
-  if (planted.length) trust.ignored.push(`${label(trust.root, file)} allow ${planted.join(', ')}`);
+  if (planted.length) trust.ignored.push(printable(`${label(trust.root, file)} allow ${planted.join(', ')}`));
 }
 
 /** Writes the trust record; a failure says where and why instead of a bare file-system error. */

@@ -89,6 +89,11 @@ describe('an untrusted project', () => {
     expect(config.trust!.ignored.join('; ')).toMatch(/base\.json \/permissions\/mode.*\.assistantrc \/someFutureKey/);
   });
 
+  it('names ignored keys without the terminal escapes a key could carry', async () => {
+    const config = await load(makeProject(rc({ '\u001b[2K\rtrusted\nx': 1 })), isolatedEnv());
+    expect(config.trust!.ignored).toEqual(['.assistantrc /?[2K?trusted?x']);
+  });
+
   it('judges a file named with --config as the project config', async () => {
     const env = isolatedEnv();
     const dir = makeProject({ 'ci/assistant.json': JSON.stringify({ permissions: { mode: 'bypass' } }) });
