@@ -63,7 +63,7 @@ function peakRssMiB(pid) {
 function once() {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn('script', ['-qfec', `stty cols 80 rows 30; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`, '/dev/null'], { cwd: project, env });
+    const child = spawn('script', ['-qfec', `stty cols 80 rows 30; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} --trust-project`, '/dev/null'], { cwd: project, env });
     let out = '';
     let readyMs;
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no prompt within 10s:\n${out}`))), 10_000);

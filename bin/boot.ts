@@ -1,8 +1,10 @@
 import { loadConfig } from '../config/load.js';
+import { trustWarning } from '../config/trust.js';
 import { createKernel } from '../core/kernel.js';
 import type { Kernel } from '../core/kernel-types.js';
 import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
 import type { PermissionMode } from '../core/types/permission.js';
+import { askToTrust } from './trust-prompt.js';
 
 /** The flags every command understands. */
 export interface CommonFlags {
@@ -17,6 +19,8 @@ export interface CommonFlags {
   disallowedTools?: string[];
   /** `--record`: keep what replay needs with the session. */
   record?: boolean;
+  /** `--trust-project`: trust the project's current settings (and record that) before loading them. */
+  trustProject?: boolean;
 }
 
 /** Turns CLI flags into the highest config layer. */
@@ -32,14 +36,23 @@ export function flagsLayer(flags: CommonFlags): AssistantConfig {
   return layer;
 }
 
-/** Loads the configuration for the flags' working directory. */
-export function loadConfigFor(flags: CommonFlags): Promise<ResolvedConfig> {
-  return loadConfig({ cwd: flags.cwd ?? process.cwd(), configFile: flags.config, flags: flagsLayer(flags) });
+/**
+ * Loads the configuration for the flags' working directory. The project's widening settings wait
+ * for trust: `ask` puts the question on the terminal, otherwise one warning line says what was ignored.
+ */
+export async function loadConfigFor(flags: CommonFlags, ask = false): Promise<ResolvedConfig> {
+  const load = (grantTrust: boolean) =>
+    loadConfig({ cwd: flags.cwd ?? process.cwd(), configFile: flags.config, flags: flagsLayer(flags), enforceTrust: true, grantTrust });
+  let config = await load(Boolean(flags.trustProject));
+  if (config.trust?.ignored.length && ask && (await askToTrust(config.trust))) config = await load(true);
+  const warning = config.trust && trustWarning(config.trust);
+  if (warning) process.stderr.write(`${warning}\n`);
+  return config;
 }
 
-/** Loads the configuration and applies every configured plugin (no `ready` yet: nothing is started). */
-export async function boot(flags: CommonFlags, headless: boolean): Promise<Kernel> {
-  const config = await loadConfigFor(flags);
+/** Loads the configuration and applies every configured plugin (no `ready` yet: nothing is started). `askTrust`: the terminal may be asked. */
+export async function boot(flags: CommonFlags, headless: boolean, askTrust = false): Promise<Kernel> {
+  const config = await loadConfigFor(flags, askTrust && !headless);
   return createKernel({
     config,
     headless,

@@ -8,8 +8,9 @@ import { registerPluginsCommand } from './commands/plugins.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { runMain, type RunFlags } from './commands/run.js';
 import { registerSessionsCommand } from './commands/sessions.js';
+import { registerTrustCommand } from './commands/trust.js';
 
-const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'help']);
+const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'trust', 'help']);
 /** Options that take a value, so a pre-scan can skip their values when looking for the subcommand. */
 const VALUE_OPTIONS = new Set(['--cwd', '--config', '--model', '--provider', '--permission-mode', '--output-format', '--max-turns', '--allowed-tools', '--disallowed-tools']);
 
@@ -32,6 +33,7 @@ function prescan(argv: string[]): { flags: CommonFlags; command?: string; print:
     else if (name === '--disallowed-tools') flags.disallowedTools = collectRules(value() ?? '', flags.disallowedTools ?? []);
     else if (name === '-p' || name === '--print') print = true;
     else if (name === '--record') flags.record = true;
+    else if (name === '--trust-project') flags.trustProject = true;
     else if (name === '--') break;
     else if (VALUE_OPTIONS.has(name)) value();
     else if (!name.startsWith('-') && command === undefined) command = name;
@@ -63,7 +65,8 @@ export function addCommonOptions(command: Command): Command {
     .option('--config <file>', 'use this config file instead of searching for .assistantrc')
     .option('--model <model>', 'model to use (overrides provider.model)')
     .option('--provider <name>', 'provider to use (overrides provider.name), e.g. anthropic or openai')
-    .option('--debug', 'verbose logs on stderr, hook traces and stack traces');
+    .option('--debug', 'verbose logs on stderr, hook traces and stack traces')
+    .option('--trust-project', "trust this project's settings that widen what assistant may do (permission mode, allow rules, sandbox, hooks, MCP servers, plugins), and remember it");
 }
 
 function addPluginCommand(parent: Command, spec: CliCommand, exit: { code: number }): void {
@@ -89,7 +92,9 @@ export async function main(argv: string[]): Promise<number> {
   let bootError: unknown;
   if (!pre.command || !CORE_COMMANDS.has(pre.command)) {
     try {
-      kernel = await boot(pre.flags, pre.print || !process.stdin.isTTY);
+      const headless = pre.print || !process.stdin.isTTY;
+      // Only the interactive session asks about trust; other commands warn.
+      kernel = await boot(pre.flags, headless, !pre.command && Boolean(process.stderr.isTTY && process.stdout.isTTY));
     } catch (error) {
       bootError = error;
     }
@@ -122,6 +127,7 @@ export async function main(argv: string[]): Promise<number> {
   registerConfigCommands(program, exit);
   registerPluginsCommand(program, exit);
   registerDoctorCommand(program, exit);
+  registerTrustCommand(program, exit);
   registerSessionsCommand(program, exit, () => {
     if (!kernel) throw bootError;
     return kernel;

@@ -8,6 +8,8 @@ export interface ConfigLayer {
   source: string;
   /** Directory relative plugin paths resolve from. */
   baseDir: string;
+  /** sha256 of a JavaScript config file that was not run (its project is not trusted yet); `values` is then empty. */
+  code?: string;
 }
 
 /** The result of stacking layers. */

@@ -1,8 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
 import { ConfigError } from '../core/errors.js';
 import { PROJECT_CONFIG_FILES } from '../core/control-files.js';
@@ -13,6 +13,8 @@ import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
 import { mergeLayers, type ConfigLayer } from './layers.js';
 import { coreConfigSchema } from './schema.js';
 import { defaultLayer } from './defaults.js';
+import { sha256 } from '../core/util/trust-store.js';
+import { applyTrust, checkLocalRules } from './trust.js';
 
 /** File names searched in each directory, first match wins. */
 export const SEARCH_PLACES = PROJECT_CONFIG_FILES;
@@ -30,6 +32,13 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Skip the user's global config (tests, `--bare`). */
   noUserConfig?: boolean;
+  /**
+   * Hold the project's widening settings back until the user trusts the project (the CLI always
+   * does). Embedders that choose the directory themselves may leave it off.
+   */
+  enforceTrust?: boolean;
+  /** Trust the project's current settings and record that (`--trust-project`, `assistant trust`). */
+  grantTrust?: boolean;
 }
 
 /**
@@ -89,17 +98,30 @@ function parseReason(cause: unknown): string {
   return reason.replace(/ while parsing '.*'$/, '');
 }
 
+/**
+ * The nearest project config file from `from` up, found by name without loading it: a JavaScript
+ * config runs code when loaded, which must wait until the project is trusted.
+ */
 async function searchUp(from: string): Promise<string | undefined> {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
-    try {
-      const found = await getExplorer().search(dir);
-      if (found) return found.filepath;
-    } catch (cause) {
-      const file = (cause as { filepath?: string }).filepath ?? (cause as { path?: string }).path ?? dir;
-      throw parseError(file, cause);
+    for (const name of SEARCH_PLACES) {
+      const file = join(dir, name);
+      if (!existsSync(file) || !statSync(file).isFile()) continue;
+      if (name !== 'package.json' || packageHasConfig(file)) return file;
     }
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** Whether a package.json carries an `assistant` key (it is the project config only then). */
+function packageHasConfig(file: string): boolean {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw parseError(file, cause);
+  }
+  return !!data && typeof data === 'object' && Object.prototype.hasOwnProperty.call(data, 'assistant');
 }
 
 function findGitRoot(from: string): string | undefined {
@@ -109,10 +131,21 @@ function findGitRoot(from: string): string | undefined {
   }
 }
 
-/** Expands a file and the files it `extends` into layers, lowest first. */
-async function fileLayers(file: string, seen: string[] = []): Promise<ConfigLayer[]> {
+const JS_CONFIG = new Set(['.js', '.mjs', '.cjs']);
+
+/** Expands a file and the files it `extends` into layers, lowest first. Without `runCode`, a JavaScript file is not imported: its layer only carries its digest. */
+async function fileLayers(file: string, seen: string[] = [], runCode = true): Promise<ConfigLayer[]> {
   if (seen.includes(file))
     throw new ConfigError('ASSISTANT_CONFIG_EXTENDS_CYCLE', `extends loops: ${[...seen, file].join(' → ')}`, { file });
+  if (!runCode && JS_CONFIG.has(extname(file).toLowerCase())) {
+    let text: Buffer;
+    try {
+      text = readFileSync(file);
+    } catch (cause) {
+      throw new ConfigError('ASSISTANT_CONFIG_NOT_FOUND', `config file not found: ${file}`, { file, cause });
+    }
+    return [{ values: {}, source: file, baseDir: dirname(file), code: sha256(text) }];
+  }
   const values = await loadFile(file);
   if (!values) return [];
   const layers: ConfigLayer[] = [];
@@ -125,7 +158,7 @@ async function fileLayers(file: string, seen: string[] = []): Promise<ConfigLaye
       throw new ConfigError('ASSISTANT_CONFIG_NOT_FOUND', `${file}: /extends: cannot find "${parent}" (a path relative to the file, or an installed package)`, {
         file,
       });
-    layers.push(...(await fileLayers(target, [...seen, file])));
+    layers.push(...(await fileLayers(target, [...seen, file], runCode)));
   }
   layers.push({ values, source: file, baseDir: dirname(file) });
   return layers;
@@ -169,11 +202,22 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
 
   const layers: ConfigLayer[] = [defaultLayer()];
   if (!options.noUserConfig) layers.push(...(await userLayers(env)));
-  if (projectFile) layers.push(...(await fileLayers(projectFile)));
+  const enforce = options.enforceTrust || options.grantTrust;
+  let project = projectFile ? await fileLayers(projectFile, [], !enforce) : [];
+  let trust: ResolvedConfig['trust'];
+  if (enforce) {
+    // The user's own layers are trusted; the project's are judged against them.
+    for (const layer of [...layers, ...project]) validateLayer(layer);
+    const outcome = applyTrust(projectRoot, project, mergeLayers(layers).values, { grant: options.grantTrust, env });
+    trust = outcome.trust;
+    project = outcome.needsCode ? await fileLayers(projectFile!) : outcome.layers;
+  }
+  layers.push(...project);
   if (options.flags) layers.push({ values: options.flags, source: 'flags', baseDir: cwd });
 
   for (const layer of layers) validateLayer(layer);
   const files = layers.map((l) => l.source).filter((s) => s !== 'defaults' && s !== 'flags');
   const merged = mergeLayers(layers);
-  return { ...merged, files, projectFile, projectRoot, cwd };
+  if (trust) checkLocalRules(trust, merged.values, { grant: options.grantTrust, env });
+  return { ...merged, files, projectFile, projectRoot, cwd, ...(trust ? { trust } : {}) };
 }

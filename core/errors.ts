@@ -70,6 +70,7 @@ export const ERROR_CODES = {
   ASSISTANT_MCP_REQUEST_FAILED: { exit: 1, text: 'An MCP server refused or failed a request (unknown tool, invalid arguments, HTTP error).' },
   ASSISTANT_MCP_TOOL_ERROR: { exit: 1, text: 'An MCP tool ran and reported an error (`isError`); its message is the result.' },
   ASSISTANT_MCP_SERVER_EXISTS: { exit: 2, text: "`assistant mcp add`: the project's config already has a server of that name." },
+  ASSISTANT_MCP_SERVER_NAME_INVALID: { exit: 2, text: 'An MCP server name has `__`, a `_` at either end, more than 40 characters or one outside `[A-Za-z0-9_-]`: it could pass for another server in tool names, so the server is not started.' },
   ASSISTANT_MCP_SERVER_UNKNOWN: { exit: 2, text: "`assistant mcp remove`: no server of that name in the project's config or `.mcp.json`." },
   ASSISTANT_PERMISSION_RULE_INVALID: { exit: 2, text: 'A permission rule (`permissions.allow/ask/deny` or the local settings file) cannot be read.' },
   ASSISTANT_PERMISSION_PARSER_FAILED: { exit: 1, text: 'The shell parser could not be loaded, so shell commands cannot be judged (they are denied).' },

@@ -36,6 +36,7 @@ export {
 } from './errors.js';
 export type { Logger, LogLevel } from './logger.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
+export { readTrust, updateTrust, revokeTrust, trustLocalRules, trustFile, sha256, type TrustRecord } from './util/trust-store.js';
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from './session-events.js';
 export { currentOwner } from './util/surface.js';

@@ -70,6 +70,21 @@ export interface ResolvedPluginEntry {
   source: string;
 }
 
+/**
+ * Whether the project's own settings that widen what the agent may do apply. Until the user trusts
+ * a project, those settings are ignored; narrowing ones always apply.
+ */
+export interface ProjectTrust {
+  /** The widening settings apply: the user trusted exactly these (or the project has none). */
+  trusted: boolean;
+  /** What was ignored because the project is not trusted, for people: `.assistantrc /permissions/allow`. */
+  ignored: string[];
+  /** Project files plugins read themselves (`.mcp.json`), relative to the root → sha256 of the content trusted; a file not listed, or changed since, is not trusted. */
+  files: Record<string, string>;
+  /** The project root trust is recorded for (symlinks resolved). */
+  root: string;
+}
+
 /** The merged configuration plus where each value came from. */
 export interface ResolvedConfig {
   /** The merged values. */
@@ -88,4 +103,6 @@ export interface ResolvedConfig {
   projectRoot: string;
   /** The directory the user started in. */
   cwd: string;
+  /** The project's trust, when it was checked (the CLI always checks; absent for embedders that did not ask). */
+  trust?: ProjectTrust;
 }

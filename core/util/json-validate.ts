@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types/json-schema.js';
-import { cachedValidator, storeValidator } from './schema-cache.js';
+import { stableJson } from './stable-json.js';
 
 const requireHere = createRequire(import.meta.url);
-const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, code: { source: true } } as const;
-const OPTIONS_KEY = JSON.stringify(OPTIONS);
+const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true } as const;
 let shared: Ajv | undefined;
 
 /** One ajv instance per process: all errors, defaults filled in, unknown formats tolerated. Loaded on the first compile. */
@@ -14,14 +15,43 @@ export function ajv(): Ajv {
   return shared;
 }
 
-/** Compiles a schema once (or takes its generated code from the cache); compile errors (a broken schema) throw. */
+/** An ajv set up as `ajv()` is, that also keeps the generated source (for the build's standalone validators). */
+export function ajvForStandalone(): Ajv {
+  return new (requireHere('ajv') as { Ajv: new (options: object) => Ajv }).Ajv({ ...OPTIONS, code: { source: true } });
+}
+
+/** The file name of a schema's validator precompiled at build time. */
+export function precompiledName(schema: object): string {
+  return `${createHash('sha256').update(stableJson(schema)).digest('hex').slice(0, 32)}.cjs`;
+}
+
+/** Validators already made in this process, by schema object. */
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Where the build puts precompiled validators: inside the package, never in a user-writable cache. */
+const PRECOMPILED = new URL('../../schemas/', import.meta.url);
+
+function precompiled<T>(schema: object): ValidateFunction<T> | undefined {
+  try {
+    return (requireHere(fileURLToPath(new URL(precompiledName(schema), PRECOMPILED))) as { default: ValidateFunction<T> }).default;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A validator for a schema: the one the build precompiled for it (built-in schemas), else compiled
+ * in memory; compile errors (a broken schema) throw. Generated code is never kept in a cache: one
+ * the agent's commands can write would be code run by the next start, outside any sandbox.
+ */
 export function compileSchema<T = unknown>(schema: JsonSchema): ValidateFunction<T> {
-  const cached = cachedValidator<T>(schema as object, OPTIONS_KEY);
-  if (cached) return cached;
-  const validate = ajv().compile<T>(schema as object);
-  storeValidator(ajv(), schema as object, OPTIONS_KEY, validate as ValidateFunction);
+  const known = compiled.get(schema as object);
+  if (known) return known as ValidateFunction<T>;
+  const validate = precompiled<T>(schema as object) ?? ajv().compile<T>(schema as object);
+  compiled.set(schema as object, validate as ValidateFunction);
   return validate;
 }
+
 
 /** One readable line per schema error: `/limits/maxTurns: must be integer (got "ten")`. */
 export function describeSchemaErrors(

@@ -2,6 +2,7 @@ import { AssistantError, compileSchema, describeSchemaErrors, type CliCommand, t
 import { MCP_JSON, listServers, readMcpJson, type ServerList } from './config.js';
 import { editServers, projectConfigFile } from './config-file.js';
 import { McpConnection } from './connection.js';
+import { serverNameProblem } from './names.js';
 import { serverSchema, type ServerConfig } from './schema.js';
 import { formatRows, serverRow } from './status.js';
 import { join } from 'node:path';
@@ -13,8 +14,6 @@ export interface CliDeps {
   version: string;
   servers: () => ServerList;
 }
-
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** `assistant mcp list`: connects to each server (within its start-up deadline) and shows what it offers. */
 async function list(deps: CliDeps, json: boolean): Promise<number> {
@@ -65,7 +64,8 @@ export function entryFromFlags(target: string[], options: { transport?: string; 
 }
 
 async function add(deps: CliDeps, name: string, target: string[], options: Record<string, unknown>): Promise<number> {
-  if (!SERVER_NAME.test(name)) throw new AssistantError('ASSISTANT_USAGE', `"${name}" is not a server name: use letters, digits, ".", "_" and "-" (at most 64)`);
+  const badName = serverNameProblem(name);
+  if (badName) throw new AssistantError('ASSISTANT_MCP_SERVER_NAME_INVALID', badName);
   const entry = entryFromFlags(target, options as { transport?: string; env?: string[]; header?: string[] });
   const validate = compileSchema(serverSchema);
   if (!validate(structuredClone(entry)))
@@ -78,6 +78,8 @@ async function add(deps: CliDeps, name: string, target: string[], options: Recor
     return { ...servers, [name]: entry };
   });
   process.stdout.write(`added MCP server "${name}" to ${file}\n`);
+  // A project's servers start only once the project is trusted with them (the loader checks).
+  if (kernel.resolvedConfig.trust) process.stderr.write(`it starts once you trust the project's settings as they are now: assistant trust ${kernel.projectRoot}\n`);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileSchema, describeSchemaErrors, type Kernel } from '../../core/index.js';
+import { compileSchema, describeSchemaErrors, sha256, type Kernel } from '../../core/index.js';
+import { serverNameProblem } from './names.js';
 import { serverSchema, type ServerConfig } from './schema.js';
 
 /** The project file other MCP clients share; read beside `.assistantrc`. */
@@ -15,8 +16,20 @@ export interface ServerEntry {
   file: string;
   /** JSON pointer of the entry in that file. */
   pointer: string;
-  /** Why the entry cannot be used (an invalid `.mcp.json` entry), naming the file and JSON path. */
+  /** Why the entry cannot be used (an invalid `.mcp.json` entry, a bad name), naming the file and JSON path. */
   problem?: string;
+  /** The error code of the problem (ASSISTANT_MCP_CONFIG_INVALID when absent). */
+  problemCode?: 'ASSISTANT_MCP_CONFIG_INVALID' | 'ASSISTANT_MCP_SERVER_NAME_INVALID';
+}
+
+function untrustedNotice(kernel: Kernel, entries: ServerEntry[]): string {
+  return `${join(kernel.projectRoot, MCP_JSON)}: its servers (${entries.map((e) => e.name).join(', ')}) were not started: the project is not trusted, or the file changed since it was; run \`assistant trust\` if you wrote it`;
+}
+
+/** Refuses an entry whose name could pass for another server's in tool names (`github__evil`). */
+function checkName(entry: ServerEntry): ServerEntry {
+  const problem = serverNameProblem(entry.name);
+  return problem ? { ...entry, problem: `${entry.file}: ${entry.pointer}: ${problem}; the server is not started`, problemCode: 'ASSISTANT_MCP_SERVER_NAME_INVALID' } : entry;
 }
 
 /** What the configuration says about MCP servers. */
@@ -35,7 +48,7 @@ function sourceOf(kernel: Kernel, name: string): string {
 }
 
 /** Reads `.mcp.json` from the project root. Its entries are checked one by one: a bad one is reported, not fatal, since the file is shared with other tools. */
-export function readMcpJson(projectRoot: string): { entries: ServerEntry[]; problems: string[] } {
+export function readMcpJson(projectRoot: string): { entries: ServerEntry[]; problems: string[]; digest?: string } {
   const file = join(projectRoot, MCP_JSON);
   let text: string;
   try {
@@ -62,7 +75,16 @@ export function readMcpJson(projectRoot: string): { entries: ServerEntry[]; prob
     if (!validate(config)) entry.problem = `${file}: ${describeSchemaErrors(validate.errors, config, pointer).join('; ')}`;
     entries.push(entry);
   }
-  return { entries, problems: [] };
+  return { entries, problems: [], digest: sha256(text) };
+}
+
+/**
+ * `.mcp.json` starts programs: its servers are used only when the user trusted the project with
+ * this very content (the loader records its digest). Embedders that did not check trust are not held back.
+ */
+function mcpJsonTrusted(kernel: Kernel, digest: string | undefined): boolean {
+  const trust = kernel.resolvedConfig.trust;
+  return !trust || (digest !== undefined && trust.files[MCP_JSON] === digest);
 }
 
 /**
@@ -78,6 +100,8 @@ export function listServers(kernel: Kernel, fromConfig: Record<string, ServerCon
   }));
   const shared = readMcpJson(kernel.projectRoot);
   const taken = new Set(servers.map((s) => s.name));
-  for (const entry of shared.entries) if (!taken.has(entry.name)) servers.push(entry);
-  return { servers, problems: shared.problems };
+  const trusted = mcpJsonTrusted(kernel, shared.digest);
+  for (const entry of shared.entries) if (!taken.has(entry.name) && trusted) servers.push(entry);
+  const untrusted = !trusted && shared.entries.length ? [untrustedNotice(kernel, shared.entries)] : [];
+  return { servers: servers.map(checkName), problems: [...shared.problems, ...untrusted] };
 }

@@ -66,7 +66,7 @@ export class McpConnection {
     this.status = entry.config.disabled ? 'disabled' : 'idle';
     if (entry.problem) {
       this.status = 'failed';
-      this.failure = { code: 'ASSISTANT_MCP_CONFIG_INVALID', message: entry.problem };
+      this.failure = { code: entry.problemCode ?? 'ASSISTANT_MCP_CONFIG_INVALID', message: entry.problem };
     }
   }
 

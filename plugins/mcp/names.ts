@@ -3,6 +3,30 @@ import { createHash } from 'node:crypto';
 /** Both providers' rule for tool names. */
 const MAX = 64;
 
+/**
+ * A server name: letters, digits, `-` and single `_` between them, at most 40 characters (a tool name cut to 64 keeps it whole). No `__`
+ * and no `_` at either end, so `mcp__<server>__<tool>` splits at its first `__` after `mcp__` into
+ * exactly one (server, tool) pair: a server named `github__evil` would otherwise pass for `github`.
+ */
+export const SERVER_NAME = /^(?=.{1,40}$)[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+
+/** Why a server name cannot be used, or undefined when it can. */
+export function serverNameProblem(name: string): string | undefined {
+  if (SERVER_NAME.test(name)) return undefined;
+  return `"${name}" is not a valid MCP server name: use letters, digits, "-" and single "_" between them (no "__", no "_" at either end, at most 40 characters, so a long tool name is cut after it), since tool names are mcp__<server>__<tool>`;
+}
+
+/** The (server, tool) pair of a qualified tool name, or undefined when it is not one. */
+export function parseToolName(name: string): { server: string; tool: string } | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const rest = name.slice(5);
+  const cut = rest.indexOf('__');
+  if (cut <= 0) return undefined;
+  const server = rest.slice(0, cut);
+  const tool = rest.slice(cut + 2);
+  return SERVER_NAME.test(server) && tool ? { server, tool } : undefined;
+}
+
 /** Replaces anything providers refuse in a name with `_`. */
 export function sanitize(part: string): string {
   return part.replace(/[^a-zA-Z0-9_-]/g, '_') || '_';

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, readTrust, sha256, trustLocalRules } from '../../core/index.js';
 import { parseRules, type Rule, type RuleKind } from './rules/parse.js';
 
 /** The rules kept in the project's local settings file. */
@@ -20,11 +20,29 @@ const EMPTY: LocalRules = { allow: [], ask: [], deny: [] };
 /**
  * The project-local settings file (`.assistant/settings.local.json` by default): where "always for
  * this project" answers go, never the shared `.assistantrc`. Re-read when it changes on disk.
+ *
+ * The file lives in the project, where any command the agent runs can write. So with `trustRoot`
+ * set (the CLI checks trust) an allow rule counts only when the user gave it: answered "always"
+ * (assistant records the rule's digest in the user's data directory as it writes the file) or
+ * trusted the project with it. A planted rule is ignored; deny and ask rules always count.
  */
 export class LocalSettings {
   private cached: { mtimeMs: number; size: number; rules: LocalRules } | undefined;
+  /** Allow rules in the file that the user did not give, as written. */
+  ignored: string[] = [];
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly trust?: { root: string; env?: NodeJS.ProcessEnv },
+  ) {}
+
+  /** The allow rules the user gave (all of them when trust is not checked). */
+  private given(list: string[]): string[] {
+    if (!this.trust) return list;
+    const given = new Set(readTrust(this.trust.root, this.trust.env)?.localRules ?? []);
+    this.ignored = list.filter((rule) => !given.has(sha256(rule)));
+    return list.filter((rule) => given.has(sha256(rule)));
+  }
 
   /** The file's rules; a malformed file throws (the permission hook then denies, naming the file). */
   rules(): LocalRules {
@@ -43,7 +61,7 @@ export class LocalSettings {
       const list = lists[kind] ?? [];
       if (!Array.isArray(list) || list.some((r) => typeof r !== 'string'))
         throw new ConfigError('ASSISTANT_CONFIG_INVALID', `${this.file}: /permissions/${kind}: must be a list of rule strings`, { file: this.file, plugin: 'permissions' });
-      rules[kind] = parseRules(list, kind, this.file);
+      rules[kind] = parseRules(kind === 'allow' ? this.given(list) : list, kind, this.file);
     }
     this.cached = { mtimeMs: stat.mtimeMs, size: stat.size, rules };
     return rules;
@@ -70,6 +88,8 @@ export class LocalSettings {
       closeSync(fd);
     }
     renameSync(temp, this.file);
+    // The user's own answer: recorded as given, so it counts at the next start too.
+    if (this.trust) trustLocalRules(this.trust.root, [rule], this.trust.env);
     this.cached = undefined;
   }
 

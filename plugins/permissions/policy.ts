@@ -1,9 +1,11 @@
+import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Kernel, PermissionRequest } from '../../core/index.js';
 import { gatherFacts, realRoot, type RequestFacts } from './facts.js';
 import { LocalSettings } from './local-settings.js';
 import type { PermissionsOptions } from './options.js';
+import { controlFileReason } from './paths/protected.js';
 import { createSecretMatcher } from './paths/secrets.js';
 import type { MatchContext } from './rules/match.js';
 import { parseRule, parseRules, type Rule } from './rules/parse.js';
@@ -22,7 +24,33 @@ export interface Policy {
   facts(request: PermissionRequest): Promise<RequestFacts>;
   /** The context rules are matched in. */
   matchContext(request: PermissionRequest, facts: RequestFacts): MatchContext;
+  /** Why the call writes a file that steers the agent (its config, settings, git hooks, ...), or undefined. */
+  controlWrite(request: PermissionRequest, facts: RequestFacts): string | undefined;
   home: string | null;
+}
+
+/** A file with more than one name: writing it writes every name, a control file's included. */
+function hardLinked(path: string): boolean {
+  try {
+    const stat = lstatSync(path);
+    return stat.isFile() && stat.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** Strings of an edit's input that could add an `assistant` key (directly, or through a JSON escape). */
+function mentionsAssistantKey(input: unknown): boolean {
+  if (typeof input === 'string') return /assistant/i.test(input) || /\\u[0-9a-f]{4}/i.test(input);
+  if (Array.isArray(input)) return input.some(mentionsAssistantKey);
+  if (input && typeof input === 'object') return Object.values(input).some(mentionsAssistantKey);
+  return false;
+}
+
+/** Where local "always allow" answers are checked against the user's record: only when the loader checked trust. */
+function trustOf(kernel: Kernel): { root: string } | undefined {
+  const trust = kernel.resolvedConfig.trust;
+  return trust ? { root: trust.root } : undefined;
 }
 
 /** Builds the shared policy state for one kernel. */
@@ -52,7 +80,7 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
   return {
     options,
     config,
-    local: new LocalSettings(resolve(kernel.projectRoot, options.localSettings)),
+    local: new LocalSettings(resolve(kernel.projectRoot, options.localSettings), trustOf(kernel)),
     home,
     sessionGrants() {
       const texts = kernel.session ? kernel.session.grants.map((g) => g.rule) : memoryGrants;
@@ -71,5 +99,20 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
       return facts;
     },
     matchContext: (request, facts) => ({ request, facts, root: realRoot(request.projectRoot), home, trustTests: options.trustTestCommands }),
+    controlWrite(request, facts) {
+      const context = { controlFiles: kernel.controlFiles, root: realRoot(request.projectRoot), cwd: request.cwd };
+      // A command's output is unknown; an edit could add the `assistant` key of package.json.
+      const mayAddKey = facts.shell !== undefined || mentionsAssistantKey(request.input);
+      for (const fact of facts.writes) {
+        for (const path of [fact.real, fact.absolute]) {
+          const why = path ? controlFileReason(path, context, mayAddKey) : undefined;
+          if (why) return `${fact.raw}: ${why}`;
+        }
+        // .git internals and shell start-up files (paths/protected.ts) steer what runs just as much.
+        if (fact.protected) return `${fact.raw}: ${fact.protected}`;
+        if (fact.real && hardLinked(fact.real)) return `${fact.raw}: it has other hard links, so writing it may change a control file`;
+      }
+      return undefined;
+    },
   };
 }

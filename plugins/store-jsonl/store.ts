@@ -8,7 +8,8 @@ import {
   ensurePrivateDir,
   openJsonlAppender,
   readJsonl,
-  snapshotFromEvents,
+  applySessionEvent,
+  emptySnapshot,
   writeFileAtomic,
   type Json,
   type JsonlAppender,
@@ -22,6 +23,7 @@ import {
   type SessionSummary,
 } from '../../core/index.js';
 import { layout, sessionFiles, sessionIdsIn, filesOf } from './layout.js';
+import { recordEvent, recordProblem } from './records.js';
 import { acquireLock, holderAlive, lostLock, readLock, releaseLock, type LockRecord } from './lock.js';
 
 /** One line of a session file: the event and when it was written. */
@@ -158,21 +160,42 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
 
   async function loadFrom(dir: string, id: string): Promise<SessionSnapshot | undefined> {
     const path = sessionFiles.events(dir, id);
-    const contents = await readJsonl<Line>(path);
+    const contents = await readJsonl<unknown>(path);
     if (!contents) return undefined;
-    const lines = contents.records.filter((r) => r.value && typeof r.value === 'object' && r.value.e && typeof r.value.e.type === 'string');
-    const snapshot = snapshotFromEvents(lines.map((r) => ({ event: r.value.e, time: r.value.t })));
-    if (!snapshot)
-      throw new SessionError(
-        'ASSISTANT_SESSION_CORRUPT',
-        lines.length || contents.records.length
-          ? `${path}: not a session file (its first record is not the start of a session)`
-          : `${path}: holds no complete record (the process stopped while creating the session); delete it with: assistant sessions delete ${id}`,
-        { plugin: PLUGIN, file: path },
-      );
-    snapshot.warnings.push(...contents.warnings);
-    const skipped = contents.records.length - lines.length;
-    if (skipped) snapshot.warnings.push(`${path}: ${skipped} record(s) were not session events; skipped`);
+    const warnings = [...contents.warnings];
+    const events: Array<{ event: SessionEvent; time: number }> = [];
+    for (const record of contents.records) {
+      const problem = recordProblem(record.value);
+      if (problem) warnings.push(`${path}:${record.line}: ${problem}; skipped`);
+      else events.push(recordEvent(record.value));
+    }
+    const start = events.findIndex((r) => r.event.type === 'session_start');
+    if (start > 0) warnings.push(`${path}: ${start} record(s) before the start of the session; skipped`);
+    let records = start >= 0 ? events.slice(start) : events;
+    if (start < 0) {
+      // The start record itself is damaged: the metadata file still knows the session.
+      const meta = contents.records.length ? await readMeta(dir, id) : undefined;
+      if (!meta || !events.length)
+        throw new SessionError(
+          'ASSISTANT_SESSION_CORRUPT',
+          contents.records.length
+            ? `${path}: not a session file (no readable record starts a session)`
+            : `${path}: holds no complete record (the process stopped while creating the session); delete it with: assistant sessions delete ${id}`,
+          { plugin: PLUGIN, file: path },
+        );
+      const { messageCount: _count, ...info } = meta;
+      records = [{ event: { type: 'session_start', info: { ...info, id } }, time: meta.createdAt }, ...events];
+      warnings.push(`${path}: the start of the session is damaged; its details were taken from ${sessionFiles.meta(dir, id)}`);
+    }
+    const snapshot = emptySnapshot((records[0]!.event as Extract<SessionEvent, { type: 'session_start' }>).info);
+    for (const { event, time } of records) {
+      try {
+        applySessionEvent(snapshot, event, time);
+      } catch (error) {
+        warnings.push(`${path}: a ${event.type} record could not be applied (${(error as Error).message}); skipped`);
+      }
+    }
+    snapshot.warnings.push(...warnings);
     located.set(id, { dir, messageCount: snapshot.messages.length });
     return snapshot;
   }

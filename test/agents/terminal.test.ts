@@ -35,7 +35,8 @@ describe.skipIf(!hasTmux)('sub-agents in the terminal UI', () => {
       'a.js': 'export function f(n) {\n  return 1 / n;\n}\n',
       'b.js': 'export const b = 2;\n',
     });
-    const term = TmuxTerminal.start({ cwd: dir, env: isolatedEnv(), width: 80 });
+    // The project's config points the provider at the fake server: the user trusts it.
+    const term = TmuxTerminal.start({ cwd: dir, env: isolatedEnv(), width: 80, args: ['--trust-project'] });
     terminals.push(term);
     await term.waitFor('default mode (shift+tab)');
 

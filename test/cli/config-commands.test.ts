@@ -12,7 +12,7 @@ const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at .*:\d+:\d+/)
 describe('assistant config validate', () => {
   it('accepts a valid config', async () => {
     const dir = makeProject({ '.assistantrc': 'limits:\n  maxTurns: 5\n' });
-    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('configuration is valid');
@@ -21,7 +21,7 @@ describe('assistant config validate', () => {
 
   it('rejects bad YAML with the file and the parser reason, exit 2, no stack', async () => {
     const dir = makeProject({ '.assistantrc.yaml': 'provider:\n  name: [anthropic\n' });
-    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `ASSISTANT_CONFIG_PARSE: ${join(dir, '.assistantrc.yaml')}: cannot be parsed: unexpected end of the stream within a flow collection (line 3, column 1)\n`,
@@ -33,7 +33,7 @@ describe('assistant config validate', () => {
     const dir = makeProject({ '.assistantrc.json': '{ "limits": { "maxTurns": 3, } ' });
     const { NO_COLOR: _plain, ...colourful } = env;
     for (const terminal of [env, { ...colourful, FORCE_COLOR: '1' }]) {
-      const r = await runCli(['config', 'validate'], { cwd: dir, env: terminal });
+      const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env: terminal });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^ASSISTANT_CONFIG_PARSE: \S+\.assistantrc\.json: cannot be parsed: [^\n\u001b]*JSON at position \d+[^\n\u001b]*\n$/);
     }
@@ -41,14 +41,14 @@ describe('assistant config validate', () => {
 
   it('rejects a JavaScript config with a syntax error with the real reason, not a require() fallback', async () => {
     const dir = makeProject({ '.assistantrc.mjs': 'export default { limits: { maxTurns: 3 ' });
-    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`ASSISTANT_CONFIG_PARSE: ${join(dir, '.assistantrc.mjs')}: cannot be parsed: Unexpected end of input\n`);
   });
 
   it('rejects a wrong type with file, JSON path and expectation', async () => {
     const dir = makeProject({ '.assistantrc.json': JSON.stringify({ limits: { maxTurns: 'many' } }) });
-    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('ASSISTANT_CONFIG_INVALID');
     expect(r.stderr).toContain(join(dir, '.assistantrc.json'));
@@ -58,7 +58,7 @@ describe('assistant config validate', () => {
 
   it('rejects an unknown plugin naming it and the file that listed it', async () => {
     const dir = makeProject({ '.assistantrc': 'plugins:\n  - assistant-plugin-nope\n' });
-    const r = await runCli(['config', 'validate'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('ASSISTANT_PLUGIN_NOT_FOUND');
     expect(r.stderr).toContain('"assistant-plugin-nope"');
@@ -76,25 +76,25 @@ describe('assistant config validate', () => {
     ];
     for (const [yaml, code, reason] of cases) {
       const dir = makeProject({ '.assistantrc': yaml });
-      const r = await runCli(['config', 'validate'], { cwd: dir, env });
+      const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
       expect(r.code, yaml).toBe(2);
       expect(r.stderr, yaml).toMatch(new RegExp(`^${code}: `));
       expect(r.stderr, yaml).toContain(reason);
       expect(r.stderr, yaml).toContain(join(dir, '.assistantrc'));
     }
     // No key in this environment: still valid (the key is the environment's business: `assistant doctor`).
-    const fine = await runCli(['config', 'validate'], { cwd: makeProject({ '.assistantrc': 'provider:\n  name: openai\n  retries:\n    attempts: 1\n' }), env });
+    const fine = await runCli(['--trust-project', 'config', 'validate'], { cwd: makeProject({ '.assistantrc': 'provider:\n  name: openai\n  retries:\n    attempts: 1\n' }), env });
     expect(fine.stderr).toBe('');
     expect(fine.code).toBe(0);
   });
 
   it('prints the stack only with --debug', async () => {
     const dir = makeProject({ 'p.mjs': 'export default { name: "boom", apply() { throw new Error("bad apply"); } };', '.assistantrc': 'plugins: [./p.mjs]\n' });
-    const plain = await runCli(['config', 'validate'], { cwd: dir, env });
+    const plain = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env });
     expect(plain.code).toBe(1);
     expect(plain.stderr.trim().split('\n')).toHaveLength(1);
     expect(plain.stderr).toContain('ASSISTANT_PLUGIN_APPLY_FAILED: plugin "boom"');
-    const debug = await runCli(['config', 'validate', '--debug'], { cwd: dir, env });
+    const debug = await runCli(['--trust-project', 'config', 'validate', '--debug'], { cwd: dir, env });
     expect(debug.stderr).toMatch(/Caused by: Error: bad apply\n\s+at /);
   });
 });
@@ -102,26 +102,26 @@ describe('assistant config validate', () => {
 describe('assistant config show / init', () => {
   it('shows each value with the file it came from', async () => {
     const dir = makeProject({ '.assistantrc': 'provider:\n  model: m1\n' });
-    const r = await runCli(['config', 'show', '--model', 'm2'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'show', '--model', 'm2'], { cwd: dir, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('provider.model = "m2"    # flags');
     expect(r.stdout).toContain('provider.name = "anthropic"    # defaults');
-    const json = JSON.parse((await runCli(['config', 'show', '--json'], { cwd: dir, env })).stdout);
+    const json = JSON.parse((await runCli(['--trust-project', 'config', 'show', '--json'], { cwd: dir, env })).stdout);
     expect(json.values.provider.model).toBe('m1');
     expect(json.sources['/provider/model']).toBe(join(dir, '.assistantrc'));
   });
 
   it('writes a valid commented starter and refuses to overwrite without --force', async () => {
     const dir = makeProject({ '.git/HEAD': '' });
-    const r = await runCli(['config', 'init'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'config', 'init'], { cwd: dir, env });
     expect(r.code).toBe(0);
     const text = readFileSync(join(dir, '.assistantrc'), 'utf8');
     expect(text).toMatch(/^# assistant configuration/);
-    expect((await runCli(['config', 'validate'], { cwd: dir, env })).code).toBe(0);
-    const again = await runCli(['config', 'init'], { cwd: dir, env });
+    expect((await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env })).code).toBe(0);
+    const again = await runCli(['--trust-project', 'config', 'init'], { cwd: dir, env });
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('already exists; pass --force');
-    expect((await runCli(['config', 'init', '--force'], { cwd: dir, env })).code).toBe(0);
+    expect((await runCli(['--trust-project', 'config', 'init', '--force'], { cwd: dir, env })).code).toBe(0);
   });
 });
 
@@ -131,7 +131,7 @@ describe('assistant plugins / doctor / --version', () => {
       'p.mjs': 'export default { name: "hello", version: "2.0.0", apply(k) { k.hooks.turnStart.tap("hello", () => {}); k.hooks.commands.tap("hello", () => {}); } };',
       '.assistantrc': 'plugins: [./p.mjs]\n',
     });
-    const r = await runCli(['plugins', '--json'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'plugins', '--json'], { cwd: dir, env });
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ name: string; version: string; tools: string[] }>;
     const hello = rows.find((p) => p.name === 'hello');
@@ -139,7 +139,7 @@ describe('assistant plugins / doctor / --version', () => {
     // Every built-in says its version, and the tool plugins name their tools.
     expect(rows.filter((p) => !p.version).map((p) => p.name)).toEqual([]);
     expect(rows.find((p) => p.name === 'tools-fs')!.tools).toEqual(['Edit', 'Glob', 'Grep', 'LS', 'MultiEdit', 'Read', 'Write']);
-    const text = await runCli(['plugins'], { cwd: dir, env });
+    const text = await runCli(['--trust-project', 'plugins'], { cwd: dir, env });
     expect(text.stdout).toContain('tool-bash@1.0.0\n  source: built-in (tool-bash/index.js)\n  hooks: permission, ready, commands, afterToolCall\n  tools: Bash\n');
   });
 
@@ -156,7 +156,7 @@ describe('assistant plugins / doctor / --version', () => {
 
   it('doctor works with no key at all and reports what is missing', async () => {
     const dir = makeProject();
-    const r = await runCli(['doctor'], { cwd: dir, env });
+    const r = await runCli(['--trust-project', 'doctor'], { cwd: dir, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ok\s+node: v\d+/);
     expect(r.stdout).toContain('provider keys: none of ANTHROPIC_API_KEY');
@@ -169,7 +169,7 @@ describe('assistant plugins / doctor / --version', () => {
   });
 
   it('reports an unknown option as a usage error (exit 2)', async () => {
-    const r = await runCli(['--frobnicate'], { cwd: makeProject(), env });
+    const r = await runCli(['--trust-project', '--frobnicate'], { cwd: makeProject(), env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--frobnicate'");
   });

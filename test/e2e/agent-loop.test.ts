@@ -58,7 +58,7 @@ describe('assistant -p: the agent loop', () => {
   it('reads, runs the tests, edits, runs them again and finishes', async () => {
     script(FIX_THE_TEST);
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['fix the failing test', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Bash(node test.js)']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'fix the failing test', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Bash(node test.js)']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('Fixed: sum subtracted instead of adding. The test passes.\n');
     expect(r.code).toBe(0);
@@ -70,7 +70,7 @@ describe('assistant -p: the agent loop', () => {
   it('streams events that validate against the published stream-json schema', async () => {
     script(FIX_THE_TEST);
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['fix the failing test', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Bash(node test.js)', '--output-format', 'stream-json']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'fix the failing test', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Bash(node test.js)', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     const schema = JSON.parse(readFileSync(new URL('../../docs/stream-json.schema.json', import.meta.url), 'utf8'));
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -93,7 +93,7 @@ describe('assistant -p: the agent loop', () => {
       ],
     });
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['fix the failing test']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'fix the failing test']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I was not allowed to edit src/sum.js.\n');
     // The user is told on stderr, whatever the answer says.
@@ -112,7 +112,7 @@ describe('assistant -p: the agent loop', () => {
       ],
     });
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['plan the fix', '--permission-mode', 'plan']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'plan the fix', '--permission-mode', 'plan']);
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, 'PLAN.md'))).toBe(false);
     const result = JSON.stringify(fake.requests[1]!.body);
@@ -128,7 +128,7 @@ describe('assistant -p: the agent loop', () => {
       ],
     });
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['what version is this?', '--output-format', 'json']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'what version is this?', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({ type: 'result', reason: 'completed', text: 'It is an ES module package.', turns: 3 });
@@ -148,13 +148,13 @@ describe('assistant -p: prompt and tool flags', () => {
   it('reads the prompt from stdin when -p has none, and says so when there is none at all', async () => {
     script(READ_NOTES);
     const dir = gitProject({ 'notes.txt': 'remember the milk\n' });
-    const r = await runHeadless(fake, dir, [], { input: 'what does notes.txt say?\n' });
+    const r = await runHeadless(fake, dir, ['--trust-project', ], { input: 'what does notes.txt say?\n' });
     expect(r.stdout).toBe('Answered.\n');
     expect(r.code).toBe(0);
     expect(requestText(fake.requests[0]!)).toContain('what does notes.txt say?');
     expect(requestText(fake.requests[1]!)).toContain('remember the milk');
 
-    const none = await runHeadless(fake, dir, [], { input: '  \n' });
+    const none = await runHeadless(fake, dir, ['--trust-project', ], { input: '  \n' });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^ASSISTANT_USAGE: no prompt: pass it as an argument .* or on stdin/);
   });
@@ -162,7 +162,7 @@ describe('assistant -p: prompt and tool flags', () => {
   it('--disallowed-tools hides a bare tool name from the model and refuses a call to it anyway', async () => {
     script(READ_NOTES);
     const dir = gitProject({ 'notes.txt': 'remember the milk\n' });
-    const r = await runHeadless(fake, dir, ['what does notes.txt say?', '--disallowed-tools', 'Read', '--output-format', 'stream-json']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'what does notes.txt say?', '--disallowed-tools', 'Read', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     const offered = (q: { body: any }) => (q.body.tools as Array<{ name: string }>).map((t) => t.name);
     expect(offered(fake.requests[0]!)).not.toContain('Read');
@@ -180,7 +180,7 @@ describe('assistant -p: prompt and tool flags', () => {
       ],
     });
     const dir = gitProject({ 'notes.txt': 'remember the milk\n' });
-    const r = await runHeadless(fake, dir, ['clean up', '--permission-mode', 'bypass', '--disallowed-tools', 'Bash(rm:*)', '--output-format', 'stream-json']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'clean up', '--permission-mode', 'bypass', '--disallowed-tools', 'Bash(rm:*)', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
     expect((fake.requests[0]!.body.tools as Array<{ name: string }>).map((t) => t.name)).toContain('Bash');
@@ -194,7 +194,7 @@ describe('assistant -p: limits', () => {
   it('stops at --max-turns with exit 4 and says which limit', async () => {
     script({ turns: [{ name: 'forever', times: 0, reply: { toolCalls: [{ name: 'LS', input: { path: '.' } }] } }] });
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['list forever', '--max-turns', '3']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'list forever', '--max-turns', '3']);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('stopped after 3 model turns (limits.maxTurns = 3)');
     expect(fake.requests).toHaveLength(3);
@@ -211,7 +211,7 @@ describe('assistant -p: limits', () => {
       ],
     });
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['loop on it']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'loop on it']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Trying something else.\n');
     expect(fake.requests.map((q) => q.turn)).toEqual(['r1', 'r2', 'r3', 'unstuck']);
@@ -228,7 +228,7 @@ describe('assistant -p: limits', () => {
       fallback: { text: 'should not be asked' },
     });
     const dir = gitProject(BUGGY);
-    const r = await runHeadless(fake, dir, ['read the missing files']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'read the missing files']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/stopped after 3 tool calls failed in a row \(limits\.maxToolFailures = 3\); last error: .*missing-3\.txt/);
     expect(fake.requests).toHaveLength(3);
@@ -237,7 +237,7 @@ describe('assistant -p: limits', () => {
   it('stops at the token budget with exit 4', async () => {
     script({ turns: [{ name: 'forever', times: 0, reply: { text: 'more', toolCalls: [{ name: 'LS', input: { path: '.' } }] } }] });
     const dir = gitProject({ ...BUGGY, '.assistantrc': 'limits:\n  maxTokens: 1000\n' });
-    const r = await runHeadless(fake, dir, ['spend tokens', '--output-format', 'json']);
+    const r = await runHeadless(fake, dir, ['--trust-project', 'spend tokens', '--output-format', 'json']);
     expect(r.code).toBe(4);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({ reason: 'budget', is_error: true });

@@ -118,7 +118,7 @@ describe('the packed package', () => {
 
   it('loads the example plugins by name from .assistantrc, from the project node_modules', async () => {
     writeFiles(project, { '.assistantrc.json': JSON.stringify(projectConfig(), null, 2) });
-    const result = await runCli(['plugins', '--json'], { cwd: project, env: isolatedEnv(), bin: cli });
+    const result = await runCli(['--trust-project', 'plugins', '--json'], { cwd: project, env: isolatedEnv(), bin: cli });
     expect(result.stderr).toBe('');
     const rows = JSON.parse(result.stdout) as Array<{ name: string; version: string; source: string; hooks: string[] }>;
     const byName = new Map(rows.map((row) => [row.name, row]));
@@ -149,7 +149,7 @@ describe('the packed package', () => {
     });
     fake.reset();
     const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
-    const result = await runCli(['-p', 'Which build is deployed?', '--permission-mode', 'acceptEdits'], { cwd: project, env, bin: cli, timeoutMs: 60_000 });
+    const result = await runCli(['--trust-project', '-p', 'Which build is deployed?', '--permission-mode', 'acceptEdits'], { cwd: project, env, bin: cli, timeoutMs: 60_000 });
     // The two refusals (the policy plugin's and the tool's own host rule), and nothing else.
     expect(result.stderr.split('\n').filter(Boolean)).toEqual([
       expect.stringMatching(/^denied: Write: migrations\/001_init\.sql is under migrations\//),
@@ -170,7 +170,7 @@ describe('the packed package', () => {
     const dir = join(project, 'legacy');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ plugins: ['assistant-plugin-future'] }));
-    const result = await runCli(['-p', 'hi'], { cwd: dir, env: isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL }), bin: cli });
+    const result = await runCli(['--trust-project', '-p', 'hi'], { cwd: dir, env: isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL }), bin: cli });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       `plugin "future" (${join(project, 'node_modules/assistant-plugin-future/index.js')}) needs kernel API ^2.0.0, but this assistant provides 1.0.0; upgrade assistant or use a version of the plugin built for 1.0.0`,

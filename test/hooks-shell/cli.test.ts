@@ -58,7 +58,7 @@ describe('assistant -p with shell hooks', () => {
         '',
       ].join('\n'),
     });
-    const r = await runHeadless(llm.server, dir, ['add the app']);
+    const r = await runHeadless(llm.server, dir, ['--trust-project', 'add the app']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('main returns 2 (the formatter tidied it).\n');
     expect(r.code).toBe(0);
@@ -80,7 +80,7 @@ describe('assistant -p with shell hooks', () => {
       '.assistantrc': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './.hooks/no-npm.sh' }] }] } }),
     });
     chmodSync(join(dir, '.hooks/no-npm.sh'), 0o755);
-    const r = await runHeadless(llm.server, dir, ['install the dependencies', '--permission-mode', 'bypass', '--output-format', 'stream-json']);
+    const r = await runHeadless(llm.server, dir, ['--trust-project', 'install the dependencies', '--permission-mode', 'bypass', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, 'npm-ran'))).toBe(false);
     expect(existsSync(join(dir, 'pnpm-ran'))).toBe(true);
@@ -93,7 +93,7 @@ describe('assistant -p with shell hooks', () => {
   it('shows a failing hook on stderr, naming the event and the command, and finishes the run', async () => {
     script({ turns: [{ name: 'answer', reply: { text: 'Hello.' } }], fallback: { text: 'UNEXPECTED' } });
     const dir = gitProject({ '.assistantrc': JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "ticket lookup failed" >&2; exit 3' }] }] } }) });
-    const r = await runHeadless(llm.server, dir, ['hi']);
+    const r = await runHeadless(llm.server, dir, ['--trust-project', 'hi']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Hello.\n');
     expect(r.stderr).toBe('warn: UserPromptSubmit hook `echo "ticket lookup failed" >&2; exit 3` exited with status 3: ticket lookup failed\n');
@@ -103,7 +103,7 @@ describe('assistant -p with shell hooks', () => {
     script({ turns: [], fallback: { text: 'UNEXPECTED' } });
     const guard = 'grep -qi "api key" && { echo "no keys in prompts" >&2; exit 2; } || true';
     const dir = gitProject({ '.assistantrc': JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: guard }] }] } }) });
-    const r = await runHeadless(llm.server, dir, ['my API key is sk-123, use it']);
+    const r = await runHeadless(llm.server, dir, ['--trust-project', 'my API key is sk-123, use it']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`error: the prompt was blocked by the UserPromptSubmit hook \`${guard}\`: no keys in prompts\n`);

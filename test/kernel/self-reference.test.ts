@@ -29,7 +29,7 @@ function project(config: object, extra: Record<string, string> = {}) {
 describe("plugins importing 'assistant'", () => {
   it('resolve it to the running copy when the project has none installed (a global install)', async () => {
     const dir = project({ plugins: ['assistant-plugin-uses-api'] });
-    const result = await runCli(['plugins'], { cwd: dir, env: isolatedEnv() });
+    const result = await runCli(['--trust-project', 'plugins'], { cwd: dir, env: isolatedEnv() });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^uses-api@0\.0\.1$/m);
@@ -43,7 +43,7 @@ describe("plugins importing 'assistant'", () => {
         'node_modules/assistant/index.js': "throw new Error('the project copy of assistant was imported');\n",
       },
     );
-    const result = await runCli(['plugins'], { cwd: dir, env: isolatedEnv() });
+    const result = await runCli(['--trust-project', 'plugins'], { cwd: dir, env: isolatedEnv() });
     expect(result.stderr).not.toContain('project copy');
     // The plugin's own coded error, raised with the running copy's class, reaches the user intact.
     expect(result.stderr).toContain('the plugin refused on purpose');

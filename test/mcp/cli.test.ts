@@ -9,7 +9,7 @@ import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { gitProject, jsonLines, requestText, runHeadless, startFakeLlm, type FakeLlm } from '../e2e/support.js';
 import { EVERYTHING, FIXTURE, nodeServer } from './support.js';
 
-const mcp = (dir: string, args: string[], env = isolatedEnv()) => runCli(['mcp', ...args], { cwd: dir, env, timeoutMs: 30_000 });
+const mcp = (dir: string, args: string[], env = isolatedEnv()) => runCli(['--trust-project', 'mcp', ...args], { cwd: dir, env, timeoutMs: 30_000 });
 
 describe('assistant mcp list', () => {
   it('connects to each server and shows its status and tool count; failures say why', async () => {
@@ -169,7 +169,7 @@ describe('a model calling an MCP tool (built CLI, fake LLM)', () => {
     const dir = gitProject({
       '.assistantrc': JSON.stringify({ mcpServers: { everything: nodeServer(EVERYTHING, ['stdio']) }, permissions: { allow: ['mcp__everything__echo'] } }),
     });
-    const run = await runHeadless(fake, dir, ['--output-format', 'stream-json', 'Echo through MCP'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
+    const run = await runHeadless(fake, dir, ['--trust-project', '--output-format', 'stream-json', 'Echo through MCP'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
     expect(run.code, run.stderr).toBe(0);
     const requests = fake.requests.filter((r) => r.path.endsWith('/messages'));
     expect(requests).toHaveLength(2);
@@ -187,7 +187,7 @@ describe('a model calling an MCP tool (built CLI, fake LLM)', () => {
     const dir = gitProject({
       '.assistantrc': JSON.stringify({ mcpServers: { everything: nodeServer(EVERYTHING, ['stdio']), ghost: { command: 'assistant-test-no-such-command' } } }),
     });
-    const run = await runHeadless(fake, dir, ['Echo through MCP'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
+    const run = await runHeadless(fake, dir, ['--trust-project', 'Echo through MCP'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('The server echoed it back.\n');
     expect(run.stderr.match(/warn: the MCP server "ghost" could not be started .*command not found: assistant-test-no-such-command/g)).toHaveLength(1);

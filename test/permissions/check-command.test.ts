@@ -5,7 +5,7 @@ import { runCli } from '../support/cli.js';
 import { policyFixture, type PolicyFixture } from './support.js';
 
 let fixture: PolicyFixture;
-const check = (args: string[], input?: string) => runCli(['permissions', 'check', ...args], { cwd: fixture.root, env: fixture.env, input });
+const check = (args: string[], input?: string) => runCli(['permissions', 'check', '--trust-project', ...args], { cwd: fixture.root, env: fixture.env, input });
 
 beforeAll(() => {
   fixture = policyFixture({ permissions: { mode: 'acceptEdits', allow: ['Bash(npm run build:*)'] } });
@@ -39,7 +39,7 @@ describe('assistant permissions check', () => {
       expect(decided.stdout).toMatch(/^allow {2}\[mode\] {2}TodoWrite changes only the agent's own plan/);
     }
     const strict = policyFixture({ permissions: { mode: 'plan', deny: ['TodoWrite'] } });
-    const denied = await runCli(['permissions', 'check', ...todo], { cwd: strict.root, env: strict.env });
+    const denied = await runCli(['permissions', 'check', '--trust-project', ...todo], { cwd: strict.root, env: strict.env });
     expect(denied.stdout).toMatch(/^deny {2}\[rules\]/);
   });
 
@@ -118,7 +118,7 @@ describe('assistant permissions check', () => {
   });
 
   it('shows the plugin and its hooks in `assistant plugins`', async () => {
-    const result = await runCli(['plugins', '--json'], { cwd: fixture.root, env: fixture.env });
+    const result = await runCli(['plugins', '--json', '--trust-project'], { cwd: fixture.root, env: fixture.env });
     const permissions = JSON.parse(result.stdout).find((p: { name: string }) => p.name === 'permissions');
     expect(permissions.source).toBe('built-in (permissions/index.js)');
     expect(permissions.hooks).toEqual(expect.arrayContaining(['permission', 'lockSet', 'event', 'commands']));

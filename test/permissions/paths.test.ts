@@ -65,13 +65,14 @@ const cases: Case[] = [
   { name: 'edit ~/.bashrc', tool: 'Edit', input: (f) => ({ file_path: `${f.home}/.bashrc` }), expect: everyMode(deny('guard', /start-up file/)) },
   { name: 'edit a shell file through a symlink', tool: 'Edit', input: file('link-rc'), expect: everyMode(deny('guard', /start-up file/)) },
   // Files that steer assistant or git always need a person, even in acceptEdits.
-  { name: 'edit .assistantrc', tool: 'Edit', input: file('.assistantrc'), expect: { acceptEdits: ask(/configuration/), bypass: allow('mode') } },
-  { name: 'write a git hook', tool: 'Write', input: file('.git/hooks/pre-commit'), expect: { acceptEdits: ask(/git internals/) } },
-  { name: 'edit the local settings', tool: 'Edit', input: file('.assistant/settings.local.json'), expect: { acceptEdits: ask(/own settings/) } },
+  // The mode layer asks for control files (kernel.controlFiles), before any allow rule can speak.
+  { name: 'edit .assistantrc', tool: 'Edit', input: file('.assistantrc'), expect: { acceptEdits: { behavior: 'ask', layer: 'mode', reason: /configuration/ }, bypass: allow('mode') } },
+  { name: 'write a git hook', tool: 'Write', input: file('.git/hooks/pre-commit'), expect: { acceptEdits: { behavior: 'ask', layer: 'mode', reason: /git hooks/ } } },
+  { name: 'edit the local settings', tool: 'Edit', input: file('.assistant/settings.local.json'), expect: { acceptEdits: { behavior: 'ask', layer: 'mode', reason: /project settings/ } } },
   // acceptEdits covers simple file operations in the shell too, inside the project only.
   { name: 'mkdir and touch in the project', tool: 'Bash', input: () => ({ command: 'mkdir -p src/new && touch src/new/x.ts' }), expect: { default: ask(/creates/), acceptEdits: allow('mode'), plan: deny('mode') } },
   { name: 'copy out of the project', tool: 'Bash', input: (f) => ({ command: `cp src/a.ts ${f.outside}/a.ts` }), expect: { acceptEdits: deny('paths') } },
-  { name: 'redirect into a dotfile in the project', tool: 'Bash', input: () => ({ command: 'echo x >> .bashrc' }), expect: { default: ask(), acceptEdits: ask(), plan: deny('mode') } },
+  { name: 'redirect into a dotfile in the project', tool: 'Bash', input: () => ({ command: 'echo x >> .bashrc' }), expect: { default: { behavior: 'ask', layer: 'mode' }, acceptEdits: { behavior: 'ask', layer: 'mode' }, plan: deny('mode') } },
   { name: 'redirect into the home shell file', tool: 'Bash', input: () => ({ command: 'echo x >> ~/.bashrc' }), expect: everyMode(deny('guard', /start-up file/)) },
   { name: 'shell write through a symlink out', tool: 'Bash', input: () => ({ command: 'echo x > link-out/new.txt' }), expect: { default: deny('paths'), bypass: allow('mode') } },
   { name: 'shell read through a symlink out', tool: 'Bash', input: () => ({ command: 'cat link-out/file.txt' }), expect: { default: ask(/outside the project/), plan: ask() } },

@@ -118,7 +118,7 @@ describe('permission rules from .assistantrc', () => {
 
   it('rejects a malformed rule at load, naming the file and the JSON path', async () => {
     const broken = policyFixture({ permissions: { allow: ['Bash(npm test'] } });
-    const result = await runCli(['config', 'validate'], { cwd: broken.root, env: broken.env });
+    const result = await runCli(['config', 'validate', '--trust-project'], { cwd: broken.root, env: broken.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('ASSISTANT_PLUGIN_OPTIONS_INVALID');
     expect(result.stderr).toContain('/permissions/allow/0');
@@ -127,7 +127,7 @@ describe('permission rules from .assistantrc', () => {
 
   it('rejects an unknown permissions key with the file and path', async () => {
     const broken = policyFixture({ permissions: { alow: ['Bash(ls)'] } });
-    const result = await runCli(['config', 'validate'], { cwd: broken.root, env: broken.env });
+    const result = await runCli(['config', 'validate', '--trust-project'], { cwd: broken.root, env: broken.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/\/permissions\/alow: is not a known key/);
   });

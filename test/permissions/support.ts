@@ -113,7 +113,8 @@ export interface CheckResult {
 /** Runs many requests through the built CLI in one process; results come back in request order. */
 export async function checkBatch(fixture: PolicyFixture, requests: CheckRequest[], args: string[] = []): Promise<CheckResult[]> {
   const input = requests.map((r) => JSON.stringify(r)).join('\n') + '\n';
-  const result = await runCli(['permissions', 'check', '--batch', '-', ...args], { cwd: fixture.root, env: fixture.env, input, timeoutMs: 120_000 });
+  // The fixture's config loads a project plugin and sets rules: the user trusts it.
+  const result = await runCli(['permissions', 'check', '--batch', '-', '--trust-project', ...args], { cwd: fixture.root, env: fixture.env, input, timeoutMs: 120_000 });
   if (result.code !== 0 && result.code !== 2) throw new Error(`permissions check failed (${result.code}): ${result.stderr}`);
   const lines = result.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as CheckResult);
   if (lines.length !== requests.length) throw new Error(`expected ${requests.length} decisions, got ${lines.length}\n${result.stderr}`);

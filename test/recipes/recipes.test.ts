@@ -189,7 +189,7 @@ describe('docs/recipes.md', () => {
       { tool: 'Bash', input: { command: 'npm install left-pad' } },
       { tool: 'Bash', input: { command: 'git push origin main' } },
     ];
-    const r = await runCli(['permissions', 'check', '--batch', '-', '--headless'], { cwd: dir, env, input: calls.map((c) => JSON.stringify(c)).join('\n') + '\n' });
+    const r = await runCli(['--trust-project', 'permissions', 'check', '--batch', '-', '--headless'], { cwd: dir, env, input: calls.map((c) => JSON.stringify(c)).join('\n') + '\n' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const decisions = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { behavior: string; effective?: string });

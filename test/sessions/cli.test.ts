@@ -6,7 +6,8 @@ import { runCli } from '../support/cli.js';
 import { isolatedEnv, tempDir } from '../support/project.js';
 import { scriptedProject, startCli, waitFor, writeScriptedConfig } from './helpers.js';
 
-const cli = (dir: string, env: NodeJS.ProcessEnv, ...args: string[]) => runCli(args, { cwd: dir, env });
+// The scripted test project loads its own provider plugin: the user trusts it.
+const cli = (dir: string, env: NodeJS.ProcessEnv, ...args: string[]) => runCli(['--trust-project', ...args], { cwd: dir, env });
 const listJson = async (dir: string, env: NodeJS.ProcessEnv, ...extra: string[]) => JSON.parse((await cli(dir, env, 'sessions', 'list', '--json', ...extra)).stdout) as Array<{ id: string; title: string; messageCount: number; inUseBy?: string; projectRoot: string }>;
 const showJson = async (dir: string, env: NodeJS.ProcessEnv, id: string) => JSON.parse((await cli(dir, env, 'sessions', 'show', id, '--json')).stdout);
 

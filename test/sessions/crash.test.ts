@@ -19,7 +19,7 @@ const readMarks = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8
  */
 function runAndKill(dir: string, env: NodeJS.ProcessEnv, markers: string, afterTurns: number, jitterMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, '-p', 'task'], { cwd: dir, env, stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, '--trust-project', '-p', 'task'], { cwd: dir, env, stdio: 'ignore' });
     let timer: NodeJS.Timeout | undefined;
     const kill = () => (timer = setTimeout(() => child.kill('SIGKILL'), jitterMs));
     const watch = setInterval(() => {
@@ -49,7 +49,7 @@ describe('kill -9 at random moments', () => {
     const probeMarkers = join(probe, 'markers.txt');
     writeScriptedConfig(probe, { turns: TURNS, delayMs: 6, markers: probeMarkers });
     const started = performance.now();
-    expect((await runCli(['-p', 'task'], { cwd: probe, env: isolatedEnv() })).code).toBe(0);
+    expect((await runCli(['--trust-project', '-p', 'task'], { cwd: probe, env: isolatedEnv() })).code).toBe(0);
     const runMs = performance.now() - started;
 
     const outcomes: string[] = [];
@@ -68,7 +68,7 @@ describe('kill -9 at random moments', () => {
       const completedTurns = finished ? TURNS : marks.filter((m) => m.startsWith('turn')).length;
       const context = `run ${i}: killed ${jitter} ms after turn ${afterTurns} with markers [${marks.join(', ')}]`;
 
-      const resumed = await runCli(['--continue', '-p', 'again'], { cwd: dir, env });
+      const resumed = await runCli(['--trust-project', '--continue', '-p', 'again'], { cwd: dir, env });
       const kernel = await kernelFor(dir, env.ASSISTANT_DATA_DIR!);
       const listed = await kernel.store().list({ projectRoot: dir });
       if (resumed.code !== 0) {

@@ -48,7 +48,8 @@ export async function kernelFor(dir: string, dataDir: string, flags: AssistantCo
 
 /** A CLI run in the background: its process and a promise of how it ended. */
 export function startCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The scripted test project loads its own provider plugin: the user trusts it.
+  const child = spawn(process.execPath, [CLI, '--trust-project', ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

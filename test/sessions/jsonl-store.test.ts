@@ -123,7 +123,15 @@ describe('JSONL store', () => {
     expect(loaded.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
 
     writeFileSync(file, '{"t":1,"e":{"type":"message","message":{"role":"user","content":[]}}}\n');
+    // A damaged start record: the metadata file still knows the session, so the rest is kept.
+    const restarted = (await load(reader, session.info.id))!;
+    expect(restarted.info.id).toBe(session.info.id);
+    expect(restarted.warnings).toEqual([expect.stringContaining('the start of the session is damaged')]);
+    const meta = join(dir, `${session.info.id}.meta.json`);
+    const metaText = readFileSync(meta, 'utf8');
+    rmSync(meta);
     await expect(load(reader, session.info.id)).rejects.toMatchObject({ code: 'ASSISTANT_SESSION_CORRUPT', message: expect.stringContaining('not a session file') });
+    writeFileSync(meta, metaText);
     writeFileSync(file, '{"t":1,"e":{"type":"sess');
     await expect(load(reader, session.info.id)).rejects.toMatchObject({ code: 'ASSISTANT_SESSION_CORRUPT', message: expect.stringContaining('holds no complete record') });
     // Listing skips what cannot be read instead of failing.

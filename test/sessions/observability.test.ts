@@ -5,7 +5,8 @@ import { runCli } from '../support/cli.js';
 import { isolatedEnv, tempDir } from '../support/project.js';
 import { kernelFor, scriptedProject } from './helpers.js';
 
-const cli = (dir: string, env: NodeJS.ProcessEnv, ...args: string[]) => runCli(args, { cwd: dir, env });
+// The scripted test project loads its own provider plugin: the user trusts it.
+const cli = (dir: string, env: NodeJS.ProcessEnv, ...args: string[]) => runCli(['--trust-project', ...args], { cwd: dir, env });
 const latestId = async (dir: string, env: NodeJS.ProcessEnv) => JSON.parse((await cli(dir, env, 'sessions', 'list', '--json')).stdout)[0].id as string;
 
 /** A local OTLP/HTTP endpoint on 127.0.0.1 that keeps what it receives. */

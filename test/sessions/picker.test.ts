@@ -17,8 +17,8 @@ describe.skipIf(!tmuxAvailable())('--resume without an id on a terminal', () => 
   it('lists the recent sessions and resumes the one picked', async () => {
     const dir = scriptedProject({ turns: 2 });
     const env = isolatedEnv();
-    for (const prompt of ['oldest', 'middle', 'newest']) expect((await runCli(['-p', prompt], { cwd: dir, env })).code).toBe(0);
-    const sessions = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as Array<{ id: string; title: string }>;
+    for (const prompt of ['oldest', 'middle', 'newest']) expect((await runCli(['--trust-project', '-p', prompt], { cwd: dir, env })).code).toBe(0);
+    const sessions = JSON.parse((await runCli(['--trust-project', 'sessions', 'list', '--json'], { cwd: dir, env })).stdout) as Array<{ id: string; title: string }>;
 
     const out = tempDir();
     const script = join(out, 'run.sh');
@@ -42,7 +42,7 @@ describe.skipIf(!tmuxAvailable())('--resume without an id on a terminal', () => 
     expect(readFileSync(join(out, 'code'), 'utf8').trim()).toBe('0');
     expect(readFileSync(join(out, 'stdout'), 'utf8')).toContain('Finished "picked" after 2 turns.');
     const middle = sessions.find((s) => s.title === 'middle')!;
-    const shown = JSON.parse((await runCli(['sessions', 'show', middle.id, '--json'], { cwd: dir, env })).stdout);
+    const shown = JSON.parse((await runCli(['--trust-project', 'sessions', 'show', middle.id, '--json'], { cwd: dir, env })).stdout);
     expect(shown.messages.at(-1).content[0].text).toBe('Finished "picked" after 2 turns.');
   });
 });

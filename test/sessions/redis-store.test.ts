@@ -147,25 +147,25 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     const persistence = redisConfig({ leaseSeconds: 5 });
     const dir = scriptedProject({ turns: 2 }, { persistence });
     const env = isolatedEnv();
-    expect((await runCli(['-p', 'team task'], { cwd: dir, env })).code).toBe(0);
-    const [row] = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout);
+    expect((await runCli(['--trust-project', '-p', 'team task'], { cwd: dir, env })).code).toBe(0);
+    const [row] = JSON.parse((await runCli(['--trust-project', 'sessions', 'list', '--json'], { cwd: dir, env })).stdout);
     writeScriptedConfig(dir, { turns: 400, delayMs: 15 }, { persistence });
-    const holder = startCli(['--resume', row.id.slice(0, 8), '-p', 'long job'], { cwd: dir, env });
+    const holder = startCli(['--trust-project', '--resume', row.id.slice(0, 8), '-p', 'long job'], { cwd: dir, env });
     await waitFor(async () => ((await admin.exists(`${persistence.redis.keyPrefix}lease:{${row.id}}`)) ? true : undefined));
 
-    const refused = await runCli(['--continue', '-p', 'me too'], { cwd: dir, env });
+    const refused = await runCli(['--trust-project', '--continue', '-p', 'me too'], { cwd: dir, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^ASSISTANT_SESSION_IN_USE: session [0-9a-f]{8} is in use on .+@.+ \(pid \d+, since .+\); close it there, or pass --take-over/);
-    const listed = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout);
+    const listed = JSON.parse((await runCli(['--trust-project', 'sessions', 'list', '--json'], { cwd: dir, env })).stdout);
     expect(listed[0].inUseBy).toMatch(/@/);
 
     writeScriptedConfig(dir, { turns: 2 }, { persistence });
-    const took = await runCli(['--continue', '--take-over', '-p', 'handed over'], { cwd: dir, env });
+    const took = await runCli(['--trust-project', '--continue', '--take-over', '-p', 'handed over'], { cwd: dir, env });
     expect(took.code).toBe(0);
     const first = await holder.done;
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/session [0-9a-f]{8} was taken over by .+; this surface stopped writing to it/);
-    const shown = JSON.parse((await runCli(['sessions', 'show', row.id, '--json'], { cwd: dir, env })).stdout);
+    const shown = JSON.parse((await runCli(['--trust-project', 'sessions', 'show', row.id, '--json'], { cwd: dir, env })).stdout);
     expect(shown.messages.at(-1).content[0].text).toBe('Finished "handed over" after 2 turns.');
   });
 

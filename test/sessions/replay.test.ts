@@ -3,7 +3,8 @@ import { runCli } from '../support/cli.js';
 import { isolatedEnv } from '../support/project.js';
 import { scriptedProject, writeScriptedConfig } from './helpers.js';
 
-const cli = (dir: string, env: NodeJS.ProcessEnv, ...args: string[]) => runCli(args, { cwd: dir, env });
+// The scripted test project loads its own provider plugin: the user trusts it.
+const cli = (dir: string, env: NodeJS.ProcessEnv, ...args: string[]) => runCli(['--trust-project', ...args], { cwd: dir, env });
 
 async function recorded(script = { turns: 3 }) {
   const dir = scriptedProject(script);

@@ -15,8 +15,8 @@ afterEach(async () => {
 async function setup() {
   const dir = scriptedProject({ turns: 2 });
   const env = isolatedEnv();
-  for (const prompt of ['first task', 'second task']) expect((await runCli(['-p', prompt], { cwd: dir, env })).code).toBe(0);
-  const listed = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as Array<{ id: string; title: string }>;
+  for (const prompt of ['first task', 'second task']) expect((await runCli(['--trust-project', '-p', prompt], { cwd: dir, env })).code).toBe(0);
+  const listed = JSON.parse((await runCli(['--trust-project', 'sessions', 'list', '--json'], { cwd: dir, env })).stdout) as Array<{ id: string; title: string }>;
   const first = listed.find((s) => s.title === 'first task')!.id;
 
   const kernel = await kernelFor(dir, env.ASSISTANT_DATA_DIR!);
@@ -50,7 +50,7 @@ describe('/sessions and /resume in the interactive UI', () => {
     expect(app.runner.session.info.id).not.toBe(newSession);
 
     // The UI holds the resumed session: another process cannot write it meanwhile.
-    const other = await runCli(['--resume', first, '-p', 'meanwhile'], { cwd: dir, env });
+    const other = await runCli(['--trust-project', '--resume', first, '-p', 'meanwhile'], { cwd: dir, env });
     expect(other.code).not.toBe(0);
     expect(other.stderr).toContain('ASSISTANT_SESSION_IN_USE');
 

@@ -113,10 +113,10 @@ describe('sandbox: required without bubblewrap', () => {
     symlinkSync(process.execPath, join(bin, 'node'));
     const env = { ...isolatedEnv(), PATH: bin, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'test' };
     const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: 'required' }) });
-    const run = await runCli(['-p', 'list the files'], { cwd: root, env });
+    const run = await runCli(['--trust-project', '-p', 'list the files'], { cwd: root, env });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/ASSISTANT_SANDBOX_UNAVAILABLE: sandbox is "required" but bubblewrap \(bwrap\) is not installed/);
-    const doctor = await runCli(['doctor'], { cwd: root, env });
+    const doctor = await runCli(['--trust-project', 'doctor'], { cwd: root, env });
     expect(doctor.stdout).toMatch(/FAIL {2}sandbox: bubblewrap \(bwrap\) is not installed.*sandbox: required, so Bash commands will not run/);
     expect(doctor.code).toBe(1);
   });

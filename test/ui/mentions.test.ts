@@ -74,7 +74,7 @@ describe('@ mentions', () => {
 
   it('works in headless runs too: the model receives the file', async () => {
     const dir = makeProject({ '.assistantrc': scriptedConfig(), 'notes.md': 'remember the milk\n' });
-    const result = await runCli(['-p', 'summarize @notes.md'], { cwd: dir, env });
+    const result = await runCli(['--trust-project', '-p', 'summarize @notes.md'], { cwd: dir, env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // The script's fallback echoes the newest user message, attachment included.

@@ -19,7 +19,8 @@ function launch(options: { color?: boolean; width?: number; files?: Record<strin
     'src/other.ts': "export const place = 'wrold';\n",
     ...options.files,
   });
-  const term = TmuxTerminal.start({ cwd: dir, env, width: options.width ?? 80, args: options.args });
+  // The scripted project loads its own provider plugin: the user trusts it.
+  const term = TmuxTerminal.start({ cwd: dir, env, width: options.width ?? 80, args: ['--trust-project', ...(options.args ?? [])] });
   terminals.push(term);
   return { term, dir, env };
 }

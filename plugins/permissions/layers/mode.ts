@@ -35,6 +35,10 @@ export function modeLayer(policy: Policy) {
       if (why) return { behavior: 'deny', layer, reason: `plan mode is read-only and ${why}; finish the plan, then ask the user to leave plan mode` };
     }
     if (request.mode === 'bypass') return { behavior: 'allow', layer, reason: 'bypass mode allows everything that is not hard-blocked' };
+    // The agent must not widen its own controls: a person approves each such write, whatever the
+    // mode or allow rules say (no rule is suggested, so no "always" answer can make it silent).
+    const control = policy.controlWrite(request, facts);
+    if (control) return { behavior: 'ask', layer, reason: `${request.tool} changes a file that steers assistant itself (${control}); only a person can approve that` };
     if (request.category === 'read' && !facts.shell && facts.reads.length && facts.reads.every((f) => f.inside))
       return { behavior: 'allow', layer, reason: 'reads inside the project are allowed' };
     if (request.mode === 'acceptEdits') {

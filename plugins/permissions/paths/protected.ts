@@ -1,5 +1,7 @@
-import { basename, join, sep } from 'node:path';
-import { isWithin } from './resolve.js';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
+import type { ControlFiles } from '../../../core/index.js';
+import { CASE_INSENSITIVE, isWithin } from './resolve.js';
 
 /** Shell start-up files: writing one runs code in every future shell. */
 const SHELL_CONFIG = new Set([
@@ -34,14 +36,57 @@ export function systemWriteReason(real: string, context: WriteContext): string |
   return undefined;
 }
 
-/** Project files that steer assistant or git itself: edits always need a person, whatever the mode. */
+/**
+ * Project files git runs or reads as code: edits always need a person, whatever the mode. The
+ * agent's own control files come from the kernel's registry (`controlFileReason`).
+ */
 export function protectedProjectReason(real: string, projectRoot: string): string | undefined {
   if (!isWithin(real, projectRoot)) return undefined;
   const rel = real.slice(projectRoot.length + 1).split(sep);
   const first = (rel[0] ?? '').toLowerCase();
   if (first === '.git') return 'changes git internals (.git/)';
-  if (first === '.assistant') return "changes assistant's own settings (.assistant/)";
-  if (rel.length === 1 && (first.startsWith('.assistantrc') || first.startsWith('assistant.config.'))) return "changes assistant's configuration";
   if (SHELL_CONFIG.has((rel[rel.length - 1] ?? '').toLowerCase())) return 'changes a shell start-up file';
   return undefined;
+}
+
+/** Where a control file is looked for: the project, the directory the agent works in. */
+export interface ControlContext {
+  controlFiles: ControlFiles;
+  /** The project root, symlinks resolved. */
+  root: string;
+  cwd: string;
+}
+
+const same = (a: string, b: string) => (CASE_INSENSITIVE ? a.toLowerCase() === b.toLowerCase() : a === b);
+const below = (path: string, dir: string) => (CASE_INSENSITIVE ? isWithin(path.toLowerCase(), dir.toLowerCase()) : isWithin(path, dir));
+
+/** Why `path` is a control file for the project seen from `cwd`, by the kernel's registry. */
+function registryReason(path: string, context: ControlContext, cwd: string): string | undefined {
+  const exact = context.controlFiles.reason(path, context.root, cwd);
+  if (exact || !CASE_INSENSITIVE) return exact;
+  return context.controlFiles.paths(context.root, cwd).find((c) => (c.dir ? below(path, c.path) : same(path, c.path)))?.why;
+}
+
+/**
+ * Why writing `path` (absolute) changes what steers the agent: the registry's answer from the
+ * working directory, and from the file's own directory (a config file below the working directory
+ * is read when assistant starts there). A `package.json` is a control file once it has an
+ * `assistant` key; `mayAddKey` says the write could be adding one (content unknown, or it names it).
+ */
+export function controlFileReason(path: string, context: ControlContext, mayAddKey: boolean): string | undefined {
+  const found = registryReason(path, context, context.cwd) ?? (isWithin(path, context.root) ? registryReason(path, context, dirname(path)) : undefined);
+  if (found) return found;
+  if (basename(path).toLowerCase() === 'package.json' && isWithin(path, context.root) && (mayAddKey || mentionsAssistant(path)))
+    return "assistant's configuration (package.json's `assistant` key)";
+  return undefined;
+}
+
+/** A package.json that names `assistant` anywhere (a nested key an edit could lift to the top) or holds JSON escapes. */
+function mentionsAssistant(path: string): boolean {
+  try {
+    const text = readFileSync(path, 'utf8');
+    return /assistant/i.test(text) || /\\u[0-9a-f]{4}/i.test(text);
+  } catch {
+    return false;
+  }
 }

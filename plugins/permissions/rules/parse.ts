@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { PermissionError } from '../../../core/index.js';
+import { mcpRuleMatcher } from './mcp.js';
 
 /** Which list a rule is in. */
 export type RuleKind = 'allow' | 'ask' | 'deny';
@@ -19,8 +20,6 @@ export interface Rule {
 }
 
 const RULE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/s;
-/** `mcp__<server>` with no tool part names every tool of that MCP server. */
-const MCP_SERVER = /^mcp__(?:(?!__)[A-Za-z0-9_-])+$/;
 
 /** Parses one rule; throws ASSISTANT_PERMISSION_RULE_INVALID naming the rule and where it came from. */
 export function parseRule(text: string, kind: RuleKind, source: string): Rule {
@@ -34,7 +33,8 @@ export function parseRule(text: string, kind: RuleKind, source: string): Rule {
       { plugin: 'permissions', file: source.startsWith('/') ? source : undefined },
     );
   const tool = match[1]!;
-  const matchesToolName = tool.includes('*') ? picomatch(tool) : MCP_SERVER.test(tool) ? (name: string) => name === tool || name.startsWith(`${tool}__`) : (name: string) => name === tool;
+  // `mcp__<server>` with no tool part names every tool of that MCP server.
+  const matchesToolName = mcpRuleMatcher(tool, kind) ?? (tool.includes('*') ? picomatch(tool) : (name: string) => name === tool);
   return { text: trimmed, kind, tool, matchesToolName, ...(specifier ? { specifier } : {}), source };
 }
 

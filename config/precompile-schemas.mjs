@@ -1,0 +1,31 @@
+// Build step: compiles the JSON schemas every start validates (the core config schema and the
+// built-in plugins' options) into standalone ajv validators under dist/schemas, beside the code
+// they belong to. A start then needs neither ajv's compiler nor any code from a user-writable
+// cache. Schemas not found here (third-party plugins, changed schemas) are compiled in memory.
+import { mkdirSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const { precompiledName, ajvForStandalone } = await import(pathToFileURL(join(dist, 'core/util/json-validate.js')).href);
+const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
+const { coreConfigSchema } = await import(pathToFileURL(join(dist, 'config/schema.js')).href);
+
+const schemas = [coreConfigSchema];
+for (const name of readdirSync(join(dist, 'plugins'))) {
+  const entry = join(dist, 'plugins', name, 'index.js');
+  if (!existsSync(entry)) continue;
+  const plugin = (await import(pathToFileURL(entry).href)).default;
+  if (plugin?.optionsSchema) schemas.push(plugin.optionsSchema);
+}
+
+const out = join(dist, 'schemas');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+for (const schema of schemas) {
+  const ajv = ajvForStandalone();
+  const validate = ajv.compile(schema);
+  writeFileSync(join(out, precompiledName(schema)), standaloneCode.default ? standaloneCode.default(ajv, validate) : standaloneCode(ajv, validate));
+}
+console.log(`precompiled ${schemas.length} schemas into dist/schemas`);

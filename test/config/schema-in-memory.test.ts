@@ -1,0 +1,44 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { coreConfigSchema } from '../../dist/config/schema.js';
+import { ajv, compileSchema, precompiledName } from '../../dist/core/util/json-validate.js';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv, makeProject } from '../support/project.js';
+
+/** Every file below `dir`, relative to it. */
+function filesBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe('schema validators', () => {
+  it('are compiled in memory: no generated code is kept in the user-writable cache for a later run to evaluate', async () => {
+    const env = isolatedEnv();
+    const dir = makeProject({ '.assistantrc': JSON.stringify({ context: { compaction: { treshold: 0.5 } } }) });
+    const first = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/treshold.*is not a known key/);
+    // A session boots the kernel, which validates every plugin's options.
+    await runCli(['sessions', 'list'], { cwd: makeProject(), env });
+    expect(filesBelow(env.XDG_CACHE_HOME!).filter((f) => /schemas|\.cjs$/.test(f))).toEqual([]);
+    const again = await runCli(['config', 'validate'], { cwd: dir, env });
+    expect([again.code, again.stderr]).toEqual([2, first.stderr]);
+  }, 60_000);
+
+  it('for the built-in schemas come precompiled with the package, and judge as freshly compiled ones do', () => {
+    const file = join(new URL('../../dist/schemas/', import.meta.url).pathname, precompiledName(coreConfigSchema as object));
+    expect(existsSync(file)).toBe(true);
+    const shipped = compileSchema(coreConfigSchema);
+    const fresh = ajv().compile(structuredClone(coreConfigSchema) as object);
+    // A compiled validator carries its compile environment; a standalone one does not.
+    expect((shipped as { schemaEnv?: unknown }).schemaEnv).toBeUndefined();
+    expect((fresh as { schemaEnv?: unknown }).schemaEnv).toBeDefined();
+    for (const value of [{ limits: { maxTurns: 'ten' } }, { permissions: { mode: 'yolo' } }, { sandbox: { mode: 'off', extra: 1 } }, { provider: { name: 'x' } }]) {
+      expect(shipped(structuredClone(value))).toBe(fresh(structuredClone(value)));
+      expect(shipped.errors ?? null).toEqual(fresh.errors ?? null);
+    }
+  });
+});
