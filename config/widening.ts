@@ -78,12 +78,19 @@ function splitSandbox(value: unknown, below: AssistantConfig, out: SplitLayer): 
   if (Object.keys(kept).length) out.kept.sandbox = kept;
 }
 
+/**
+ * Provider settings that shape requests but not where they go or with which credentials: a project
+ * may set them untrusted. Where requests go and with what (`baseURL`, `apiKeyEnv`, `headers`), and
+ * anything not named here, needs trust.
+ */
+const HARMLESS_PROVIDER = new Set(['name', 'model', 'maxTokens', 'temperature', 'thinking', 'retries', 'timeoutMs', 'idleTimeoutMs', 'contextWindow', 'responseCache']);
+
 /** Which provider and model: where requests go and with which key (`baseURL`, `apiKeyEnv`) needs trust. */
 function splitProvider(value: unknown, out: SplitLayer): void {
   if (!isObject(value)) return void out.widening.push({ pointer: '/provider', value });
   const kept: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (key === 'name' || key === 'model') kept[key] = item;
+    if (HARMLESS_PROVIDER.has(key)) kept[key] = item;
     else out.widening.push({ pointer: `/provider/${key}`, value: item });
   }
   if (Object.keys(kept).length) out.kept.provider = kept;

@@ -67,6 +67,7 @@ export {
   type HistogramPoint,
 } from './metrics.js';
 export { TOOL_NAME } from './tools/registry.js';
+export { MCP_SERVER_NAME, parseMcpToolName } from './tools/mcp-names.js';
 export { stableJson } from './util/stable-json.js';
 export { sourceFor } from './util/config-source.js';
 export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';

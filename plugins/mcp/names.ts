@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
+import { MCP_SERVER_NAME, parseMcpToolName } from '../../core/index.js';
 
 /** Both providers' rule for tool names. */
 const MAX = 64;
 
-/**
- * A server name: letters, digits, `-` and single `_` between them, at most 40 characters (a tool name cut to 64 keeps it whole). No `__`
- * and no `_` at either end, so `mcp__<server>__<tool>` splits at its first `__` after `mcp__` into
- * exactly one (server, tool) pair: a server named `github__evil` would otherwise pass for `github`.
- */
-export const SERVER_NAME = /^(?=.{1,40}$)[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+/** A server name: see MCP_SERVER_NAME in core (no `__`, so a tool name splits into one (server, tool) pair). */
+export const SERVER_NAME = MCP_SERVER_NAME;
 
 /** Why a server name cannot be used, or undefined when it can. */
 export function serverNameProblem(name: string): string | undefined {
@@ -17,15 +14,7 @@ export function serverNameProblem(name: string): string | undefined {
 }
 
 /** The (server, tool) pair of a qualified tool name, or undefined when it is not one. */
-export function parseToolName(name: string): { server: string; tool: string } | undefined {
-  if (!name.startsWith('mcp__')) return undefined;
-  const rest = name.slice(5);
-  const cut = rest.indexOf('__');
-  if (cut <= 0) return undefined;
-  const server = rest.slice(0, cut);
-  const tool = rest.slice(cut + 2);
-  return SERVER_NAME.test(server) && tool ? { server, tool } : undefined;
-}
+export const parseToolName = parseMcpToolName;
 
 /** Replaces anything providers refuse in a name with `_`. */
 export function sanitize(part: string): string {

@@ -68,6 +68,19 @@ describe('an untrusted project', () => {
     expect(off.values.permissions?.mode).toBe('default');
   });
 
+  it('applies provider settings that shape requests, and holds back where requests go and with which key', async () => {
+    const env = isolatedEnv();
+    const provider = { name: 'anthropic', model: 'm', retries: { attempts: 5 }, timeoutMs: 1000, idleTimeoutMs: 2000, maxTokens: 100, baseURL: 'http://127.0.0.1:9', apiKeyEnv: 'MY_KEY', headers: { 'x-a': 'b' } };
+    const loaded = await load(makeProject(rc({ provider })), env);
+    expect(loaded.values.provider).toMatchObject({ name: 'anthropic', model: 'm', retries: { attempts: 5 }, timeoutMs: 1000, idleTimeoutMs: 2000, maxTokens: 100 });
+    expect(loaded.values.provider).not.toHaveProperty('baseURL');
+    expect(loaded.values.provider).not.toHaveProperty('apiKeyEnv');
+    expect(loaded.values.provider).not.toHaveProperty('headers');
+    const ignored = loaded.trust?.ignored.join(' ') ?? '';
+    for (const key of ['baseURL', 'apiKeyEnv', 'headers']) expect(ignored).toContain(`/provider/${key}`);
+    expect(ignored).not.toMatch(/retries|timeoutMs|maxTokens/);
+  });
+
   it("cannot loosen the user's own stricter mode or sandbox with a value that is narrowing elsewhere", async () => {
     const env = isolatedEnv();
     mkdirSync(env.ASSISTANT_CONFIG_DIR!, { recursive: true });

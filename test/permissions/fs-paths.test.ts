@@ -39,7 +39,8 @@ const cases: Case[] = [
   // A hard link is not proven inside: Read and Bash ask, writes ask, and no mode but bypass lets it through.
   { name: 'Read a hard link to a file outside', request: read('src/linked.txt'), expect: ask(/hard links/, 'paths') },
   { name: 'Read a hard link in plan mode', request: read('src/linked.txt', 'plan'), expect: ask(/hard links/, 'paths') },
-  { name: 'Edit a hard link in acceptEdits', request: () => ({ tool: 'Edit', input: { file_path: 'src/linked.txt', old_string: 'a', new_string: 'b' }, mode: 'acceptEdits' }), expect: ask(/hard links/, 'paths') },
+  // A write through a hard link may change a control file elsewhere: the mode layer asks before acceptEdits would allow it.
+  { name: 'Edit a hard link in acceptEdits', request: () => ({ tool: 'Edit', input: { file_path: 'src/linked.txt', old_string: 'a', new_string: 'b' }, mode: 'acceptEdits' }), expect: ask(/hard links/, 'mode') },
   { name: 'cat a hard link', request: () => ({ tool: 'Bash', input: { command: 'cat src/linked.txt' } }), expect: ask(/hard links/) },
   { name: 'Grep a hard link', request: () => ({ tool: 'Grep', input: { pattern: 'x', path: 'src/linked.txt' } }), expect: ask(/hard links/) },
   // Symlink loops fail closed in every mode.
@@ -103,7 +104,7 @@ describe('allow rules do not vouch for a path that is not what it seems', () => 
       { tool: 'Edit', input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' } },
     ]);
     expect(linked).toMatchObject({ behavior: 'ask', layer: 'paths' });
-    expect(edited).toMatchObject({ behavior: 'ask', layer: 'paths' });
+    expect(edited).toMatchObject({ behavior: 'ask', layer: 'mode' });
     expect(bidi).toMatchObject({ behavior: 'ask', layer: 'paths' });
     expect(plain).toMatchObject({ behavior: 'allow', layer: 'rules' });
   }, 120_000);

@@ -168,7 +168,7 @@ sandboxed.each(users)('the Bash sandbox as $name', ({ uid }) => {
 sandboxed('assistant doctor', () => {
   it('says what the sandbox guarantees', async () => {
     const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: { mode: 'required', writable: ['~/.cache'] } }) });
-    const doctor = await runCli(['doctor'], { cwd: root, env: isolatedEnv(), timeoutMs: 60_000 });
+    const doctor = await runCli(['--trust-project', 'doctor'], { cwd: root, env: isolatedEnv(), timeoutMs: 60_000 });
     const line = doctor.stdout.split('\n').find((l) => l.includes('sandbox:'));
     expect(line).toMatch(/^ok {4}sandbox: bubblewrap .*: Bash commands run sandboxed: no capabilities even as root, (own user namespace \(none nested\)|no user namespace here), own session and PID namespace; writable: the project, ~\/\.cache, the temp directory; the agent's control files read-only \(changes undone\); network off \(network: true asks the user\); secrets hidden \(sandbox: required\)$/);
   });

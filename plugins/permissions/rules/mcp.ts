@@ -1,20 +1,9 @@
 import picomatch from 'picomatch';
+import { parseMcpToolName } from '../../../core/index.js';
 import type { RuleKind } from './parse.js';
 
-// The MCP plugin names tools `mcp__<server>__<tool>` and refuses server names with `__` or a `_`
-// at either end (plugins/mcp/names.ts), so the first `__` after `mcp__` ends the server's name.
-const SERVER_NAME = /^(?=.{1,40}$)[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
-
-/** The (server, tool) pair of an MCP tool name, or undefined when the name is not one. */
-export function mcpToolParts(name: string): { server: string; tool: string } | undefined {
-  if (!name.startsWith('mcp__')) return undefined;
-  const rest = name.slice(5);
-  const cut = rest.indexOf('__');
-  if (cut <= 0) return undefined;
-  const server = rest.slice(0, cut);
-  const tool = rest.slice(cut + 2);
-  return SERVER_NAME.test(server) && tool ? { server, tool } : undefined;
-}
+/** The (server, tool) pair of an MCP tool name (core's parse: the first `__` after `mcp__` ends the server's name). */
+export const mcpToolParts = parseMcpToolName;
 
 /**
  * The tool-name matcher of a rule naming MCP tools (`mcp__github__*`, `mcp__github`, `mcp__git*__read_*`):
