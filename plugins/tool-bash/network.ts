@@ -33,6 +33,9 @@ export function networkPermission(tool: string, applies: () => boolean) {
     stage: Stage.MODE - 50,
     layer: async (request: PermissionRequest): Promise<PermissionDecision | undefined> => {
       if (request.tool !== tool || request.input.network !== true || request.mode === 'bypass' || !applies()) return undefined;
+      // Plan mode runs only what is proven read-only: reaching the network is not that, so nobody is asked.
+      if (request.mode === 'plan')
+        return { behavior: 'deny', layer: 'tool-bash:network', reason: 'plan mode is read-only: a command that needs the network cannot run in it; leave plan mode to run it' };
       return {
         behavior: 'ask',
         layer: 'tool-bash:network',

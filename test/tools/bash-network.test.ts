@@ -85,7 +85,7 @@ sandboxed('the network cut of the Bash sandbox', () => {
     expect(text(await runOne(kernel, 'Bash', { command: 'touch /etc/x', network: true }))).toMatch(/Read-only file system/);
   });
 
-  it('is never auto-allowed by the built-in policy in default, acceptEdits or plan mode; bypass runs it', async () => {
+  it('is never auto-allowed by the built-in policy in default or acceptEdits mode, refused in plan mode; bypass runs it', async () => {
     const root = makeProject({});
     // Asynchronously: the test's own HTTP server must stay able to answer.
     const run = async (mode: string, command: string) => {
@@ -97,7 +97,7 @@ sandboxed('the network cut of the Bash sandbox', () => {
     for (const [mode, command] of [['default', 'ls'], ['acceptEdits', 'mkdir made'], ['plan', 'ls']]) {
       const result = await run(mode!, command!);
       expect(result.isError, `${mode}: ${command}`).toBe(true);
-      expect(result.text).toMatch(/network access/);
+      expect(result.text).toMatch(mode === 'plan' ? /plan mode is read-only/ : /network access/);
     }
     expect((await run('bypass', fetchCommand())).text).toBe('got reached');
   });
