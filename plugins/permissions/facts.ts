@@ -5,6 +5,7 @@ import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../.
 import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
 import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, resolveFrom } from './paths/resolve.js';
 import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';
+import { trackedSecret } from './paths/tracked.js';
 import { SECRET_EXAMPLES } from './paths/secrets.js';
 import { analyzeShell } from './shell/analyze.js';
 import { commandBlocks } from './shell/blocks.js';
@@ -132,8 +133,11 @@ function shellFacts(path: ShellPath, command: ShellCommand, kind: 'read' | 'writ
   fact.command = command;
   fact.raw = displayed(path.arg.template);
   if (path.recursive && fact.real && !fact.secret) {
-    const found = secretBelow(fact.real, settings.isSecret, path.excludes);
-    if (found) fact.secret = `reading ${fact.raw} recursively would read the secret ${found}; search specific paths, or skip it (e.g. --exclude=${basename(found)})`;
+    const scan = secretBelow(fact.real, settings.isSecret, path.excludes, { skipHidden: path.skipHidden });
+    if (scan.found) fact.secret = `reading ${fact.raw} recursively would read the secret ${scan.found}; search specific paths, or skip it (e.g. --exclude=${basename(scan.found)})`;
+    // Too many files to look through: nothing is proven, so the command is not safe on its own.
+    const unproven = `reading ${fact.raw} recursively: there are too many files below it to check for secrets`;
+    if (scan.incomplete && !command.concerns.includes(unproven)) command.concerns.push(unproven);
   }
   return fact;
 }
@@ -160,6 +164,12 @@ export async function gatherFacts(request: PermissionRequest, settings: FactSett
     const shell = await analyzeShell(request.command, { cwd: request.cwd, home: settings.home, allowSudo: settings.allowSudo, trustTests: settings.trustTests });
     facts.shell = shell;
     for (const command of shell.commands) {
+      if (command.readsTracked) {
+        // Content named by commit or object id cannot be path-checked: a tracked secret keeps the command from being proven safe.
+        const secret = trackedSecret(command.cwd ?? root, settings.isSecret);
+        const concern = secret && `prints what the repository holds, and it tracks ${secret}, which looks like a secret; name the paths to show instead`;
+        if (concern && !command.concerns.includes(concern)) command.concerns.push(concern);
+      }
       for (const path of command.reads) facts.reads.push(shellFacts(path, command, 'read', root, settings));
       for (const path of command.writes) facts.writes.push(shellFacts(path, command, 'write', root, settings));
     }

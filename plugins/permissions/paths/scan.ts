@@ -4,7 +4,8 @@ import picomatch from 'picomatch';
 
 const GLOB_CHARS = /[*?[]/;
 const MAX_MATCHES = 2000;
-const MAX_SCANNED = 3000;
+/** Entries a secret scan looks at before it gives up (and proves nothing): a large tree asks rather than passes. */
+const MAX_SCANNED = 20_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
 /**
@@ -43,17 +44,25 @@ export function hasGlob(path: string): boolean {
   return GLOB_CHARS.test(path);
 }
 
-const scanCache = new Map<string, { at: number; found: string | undefined }>();
+/** What a scan for secrets below a directory found: the first secret, or that it could not look at everything. */
+export interface SecretScan {
+  found?: string;
+  /** The scan stopped at its limit before it had seen every entry: a secret may lie beyond it. */
+  incomplete?: boolean;
+}
+
+const scanCache = new Map<string, { at: number; result: SecretScan }>();
 const SCAN_TTL_MS = 2000;
 
 /**
- * The first secret found below `dir` (what `grep -r` or `cp -r` would read), symlinks checked by
- * their target. node_modules and .git are skipped. Undefined when none is found within the scan limit.
+ * The first secret below `dir` (what `grep -r` or `cp -r` would read), symlinks checked by their
+ * target. node_modules and .git are skipped; with `skipHidden`, so are names starting with a dot
+ * and symlinks (what rg and ag skip by default). A scan that hits its limit says so: it proves nothing.
  */
-export function secretBelow(dir: string, isSecret: (path: string) => string | undefined, excludes: string[] = []): string | undefined {
-  const key = `${dir}\0${excludes.join('\0')}`;
+export function secretBelow(dir: string, isSecret: (path: string) => string | undefined, excludes: string[] = [], options: { skipHidden?: boolean } = {}): SecretScan {
+  const key = `${dir}\0${options.skipHidden ? 'h' : ''}\0${excludes.join('\0')}`;
   const cached = scanCache.get(key);
-  if (cached && Date.now() - cached.at < SCAN_TTL_MS) return cached.found;
+  if (cached && Date.now() - cached.at < SCAN_TTL_MS) return cached.result;
   const excluded = excludes.length ? picomatch(excludes, { dot: true }) : () => false;
   let found: string | undefined;
   let scanned = 0;
@@ -74,7 +83,8 @@ export function secretBelow(dir: string, isSecret: (path: string) => string | un
     for (const entry of entries) {
       scanned++;
       const path = join(current, entry.name);
-      if (excluded(entry.name)) continue;
+      // rg and ag by default skip hidden names and do not follow symlinks.
+      if (excluded(entry.name) || (options.skipHidden && (entry.name.startsWith('.') || entry.isSymbolicLink()))) continue;
       if (isSecret(path)) {
         found = path;
         break;
@@ -92,6 +102,8 @@ export function secretBelow(dir: string, isSecret: (path: string) => string | un
       } else if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) queue.push(path);
     }
   }
-  scanCache.set(key, { at: Date.now(), found });
-  return found;
+  // Stopped with folders still queued: the limit cut the scan short.
+  const result: SecretScan = found ? { found } : queue.length ? { incomplete: true } : {};
+  scanCache.set(key, { at: Date.now(), result });
+  return result;
 }

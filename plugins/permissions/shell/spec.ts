@@ -9,6 +9,10 @@ export interface Verdict {
   reads?: Arg[];
   /** Directories read with everything below them (grep -r, cp -r, tar c). */
   recursiveReads?: Arg[];
+  /** Prints what the repository holds (git grep, log -p, show, diff, cat-file): a tracked secret could be printed whatever the operands name. */
+  readsTracked?: boolean;
+  /** The recursive reads skip names starting with a dot and symlinks (rg and ag without --hidden or --follow). */
+  skipHidden?: boolean;
   /** Base-name patterns a recursive read skips (grep --exclude). */
   excludes?: string[];
   /** The reads only look at names and sizes (ls, du, stat), not contents. */

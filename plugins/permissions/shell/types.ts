@@ -26,6 +26,8 @@ export interface ShellPath {
   cwd: string | null;
   /** Read recursively (grep -r, cp -r): secrets below a directory count. */
   recursive?: boolean;
+  /** The recursive read skips names starting with a dot and symlinks (rg and ag by default). */
+  skipHidden?: boolean;
   /** Base-name patterns a recursive read skips (grep --exclude). */
   excludes?: string[];
   /** Only names and sizes are read (ls, du, stat): a glob reaching a secret through a symlink reads nothing secret. */
@@ -53,6 +55,8 @@ export interface ShellCommand {
   cwd: string | null;
   /** Inside a substitution, a payload (`sh -c`, `eval`), or run by another command (`xargs`, `find -exec`). */
   nested: boolean;
+  /** Prints what the git repository holds, by object or history rather than by a path we can check (git grep, log -p, show, cat-file). */
+  readsTracked?: boolean;
   /** The name is a path to a program outside the standard binary directories (`./ls`). */
   localProgram?: boolean;
 }

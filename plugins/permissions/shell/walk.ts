@@ -432,7 +432,7 @@ export class ScriptWalker {
     }
     const here = verdict.cwd ? subdirectory(cwd, verdict.cwd) : cwd;
     const paths = (args: Arg[] | undefined, recursive = false): ShellPath[] =>
-      (args ?? []).map((arg) => ({ arg, cwd: here, ...(recursive ? { recursive, excludes: verdict.excludes } : {}), ...(verdict.metadataOnly ? { metadata: true } : {}) }));
+      (args ?? []).map((arg) => ({ arg, cwd: here, ...(recursive ? { recursive, excludes: verdict.excludes, ...(verdict.skipHidden ? { skipHidden: true } : {}) } : {}), ...(verdict.metadataOnly ? { metadata: true } : {}) }));
     const concerns = [...prefixConcerns, ...unwrapped.concerns, ...(verdict.concerns ?? [])];
     const dynamic = effective.slice(1).filter((a) => a.value === null);
     // `sort *` with a file named `-o.bashrc` here is `sort -o.bashrc`: a leading glob may expand to options.
@@ -454,6 +454,7 @@ export class ScriptWalker {
       ],
       writes: paths(verdict.writes),
       ...(verdict.writesUnknown ? { writesUnknown: true } : {}),
+      ...(verdict.readsTracked ? { readsTracked: true } : {}),
       concerns,
       cwd: here,
       nested: this.level > 0,

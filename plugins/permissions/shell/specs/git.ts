@@ -81,6 +81,22 @@ function readCommand(argSpec: ArgSpec = LOG): Judge {
   return (args, _context, name) => readVerdict(name, parseArgs(args, argSpec), argSpec);
 }
 
+/** Flags with which `git log` (and the diff-* plumbing) prints file contents, not just history. */
+const PATCH_FLAGS = ['-p', '-u', '--patch', '-L', '--cc', '-c', '-m', '--remerge-diff', '--dd', '--word-diff', '--color-words', '-W', '--function-context', '-S', '-G', '--text', '-a'];
+
+/**
+ * A read command that prints content by commit or object id (`git show 3b18e51`, `git cat-file -p`,
+ * `git log -p`): the path checks cannot see which files that is, so the policy checks what the
+ * repository tracks. `always`: it prints content with any options; otherwise only with a patch flag.
+ */
+function contentCommand(argSpec: ArgSpec = LOG, always = true): Judge {
+  return (args, _context, name) => {
+    const parsed = parseArgs(args, argSpec);
+    const verdict = readVerdict(name, parsed, argSpec);
+    return always || hasOption(parsed, ...PATCH_FLAGS) ? { ...verdict, readsTracked: true } : verdict;
+  };
+}
+
 /** A command that lists with no operands (or with list flags) and changes things otherwise. */
 function listOrChange(listFlags: string[], changeFlags: string[], listSpec: ArgSpec): Judge {
   return (args, _context, name) => {
@@ -113,9 +129,9 @@ const PLAIN_SETTING = /^(user\.(name|email|signingkey)|core\.[a-z]+|init\.defaul
 
 const SUBCOMMANDS: Record<string, Judge> = {
   status: readCommand(STATUS),
-  log: readCommand(),
-  show: readCommand(),
-  diff: readCommand(),
+  log: contentCommand(LOG, false),
+  show: contentCommand(),
+  diff: contentCommand(),
   blame: readCommand(BLAME),
   annotate: readCommand(BLAME),
   shortlog: readCommand(spec(['-s', '--summary', '-n', '--numbered', '-e', '--email', '-c', '--committer'], [], ['--group', '-w', '--format'], LOG)),
@@ -125,10 +141,10 @@ const SUBCOMMANDS: Record<string, Judge> = {
     ['--default', '--prefix', '--since', '--after', '--until', '--before', '--git-path', '--path-format', '--exclude', '--resolve-git-dir'],
     ['--abbrev-ref', '--short', '--branches', '--tags', '--remotes', '--glob', '--show-object-format'],
   )),
-  'rev-list': readCommand(),
+  'rev-list': contentCommand(LOG, false),
   'ls-files': readCommand(spec(['-c', '-d', '-m', '-o', '-i', '-s', '-u', '-k', '-z', '-t', '-v', '-f', '--cached', '--deleted', '--modified', '--others', '--ignored', '--stage', '--unmerged', '--killed', '--directory', '--no-empty-directory', '--eol', '--full-name', '--recurse-submodules', '--error-unmatch', '--exclude-standard', '--sparse', '--debug', '--deduplicate', '--resolve-undo'], { '-x': 'text', '--exclude': 'text', '-X': 'read', '--exclude-from': 'read', '--exclude-per-directory': 'text', '--with-tree': 'text', '--format': 'text' }, ['--abbrev'])),
   'ls-tree': readCommand(spec(['-d', '-r', '-t', '-l', '-z', '--name-only', '--name-status', '--object-only', '--full-name', '--full-tree', '--long'], ['--format'], ['--abbrev'])),
-  'cat-file': readCommand(spec(['-t', '-s', '-e', '-p', '-Z', '--batch-all-objects', '--buffer', '--unordered', '--follow-symlinks', '--allow-unknown-type', '--use-mailmap', '--no-use-mailmap'], ['--path'], ['--batch', '--batch-check', '--batch-command'])),
+  'cat-file': contentCommand(spec(['-t', '-s', '-e', '-p', '-Z', '--batch-all-objects', '--buffer', '--unordered', '--follow-symlinks', '--allow-unknown-type', '--use-mailmap', '--no-use-mailmap'], ['--path'], ['--batch', '--batch-check', '--batch-command'])),
   grep: (args, _context, name) => {
     const grepSpec = spec(
       ['-i', '-I', '-w', '-v', '-n', '-l', '-L', '-c', '-h', '-H', '-o', '-q', '-z', '-r', '--cached', '--untracked', '--no-index', '--recurse-submodules', '-E', '-F', '-G', '-P', '--full-name', '--heading', '--break', '-W', '--function-context', '-p', '--show-function', '--column', '--all-match', '--and', '--or', '--not', '--no-exclude-standard', '--exclude-standard', '--ignore-case', '--word-regexp', '--invert-match', '--line-number', '--files-with-matches', '--name-only', '--files-without-match', '--count', '--null', '--only-matching', '--quiet', '-a', '--text', '--no-color', '--extended-regexp', '--fixed-strings', '--basic-regexp', '--perl-regexp', '--no-textconv', '--recursive', '--no-recursive'],
@@ -137,7 +153,10 @@ const SUBCOMMANDS: Record<string, Judge> = {
     );
     const parsed = parseArgs(args, { ...grepSpec, numeric: true });
     const operands = hasOption(parsed, '-e', '-f') ? parsed.operands : parsed.operands.slice(1);
-    return readVerdict(name, parsed, grepSpec, operands);
+    // Tracked files and, with --no-index/--untracked, the working tree: both may hold a secret no operand names.
+    const verdict = readVerdict(name, parsed, grepSpec, operands);
+    if (hasOption(parsed, '--no-index', '--untracked')) return { ...verdict, recursiveReads: operands.length ? operands : [{ value: '.', template: '.', glob: false }] };
+    return { ...verdict, readsTracked: true };
   },
   'show-ref': readCommand(spec(['--head', '--heads', '--tags', '--branches', '-d', '--dereference', '-s', '--verify', '--exists', '-q', '--quiet'], [], ['--hash', '--abbrev', '--exclude-existing'])),
   'for-each-ref': readCommand(spec(['--shell', '--perl', '--python', '--tcl', '--ignore-case', '--omit-empty', '--stdin', '--include-root-refs'], ['--format', '--sort', '--count', '--points-at', '--merged', '--no-merged', '--contains', '--no-contains', '--exclude'])),
@@ -147,11 +166,11 @@ const SUBCOMMANDS: Record<string, Judge> = {
   'check-attr': readCommand(spec(['-a', '--all', '--cached', '--stdin', '-z'], ['--source'])),
   'count-objects': readCommand(spec(['-v', '-H', '--verbose', '--human-readable'])),
   whatchanged: readCommand(),
-  'diff-tree': readCommand(),
-  'diff-index': readCommand(),
-  'diff-files': readCommand(),
+  'diff-tree': contentCommand(LOG, false),
+  'diff-index': contentCommand(LOG, false),
+  'diff-files': contentCommand(LOG, false),
   cherry: readCommand(spec(['-v'], [], ['--abbrev'])),
-  'range-diff': readCommand(),
+  'range-diff': contentCommand(),
   'show-branch': readCommand(spec(['-a', '-r', '--all', '--remotes', '--topo-order', '--date-order', '--current', '--sparse', '--list', '--independent', '--merge-base', '--no-name', '--sha1-name', '--topics', '-g', '--no-color'], [], ['--more', '--reflog', '--color'])),
   fsck: readCommand(spec(['--unreachable', '--dangling', '--no-dangling', '--root', '--tags', '--cache', '--no-reflogs', '--full', '--no-full', '--connectivity-only', '--strict', '--verbose', '-v', '--name-objects', '--progress', '--no-progress'])),
   // `git var -l` lists every setting (credentials included); a named variable is fine.
@@ -201,7 +220,7 @@ const SUBCOMMANDS: Record<string, Judge> = {
     const archiveSpec = spec(['-v', '--verbose', '-l', '--list', '--worktree-attributes', '-0', '-1', '-2', '-3', '-4', '-5', '-6', '-7', '-8', '-9'], { '--format': 'text', '--prefix': 'text', '--mtime': 'text', '--add-file': 'read', '-o': 'write', '--output': 'write' });
     const parsed = parseArgs(args, { ...archiveSpec, values: { ...(archiveSpec.values as Record<string, ValueKind>), '--remote': 'text', '--exec': 'text' } });
     if (hasOption(parsed, '--remote', '--exec')) return { risk: 'network', reason: `\`${name} --remote\` contacts a remote` };
-    return checked({ risk: 'read', reason: `\`${name}\` only prints` }, parsed, archiveSpec, name);
+    return { ...checked({ risk: 'read', reason: `\`${name}\` only prints` }, parsed, archiveSpec, name), readsTracked: true };
   },
   clean: (args, _context, name) => {
     const cleanSpec = spec(['-n', '--dry-run', '-d', '-x', '-X', '-q', '--quiet'], ['-e', '--exclude']);

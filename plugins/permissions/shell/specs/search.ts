@@ -66,13 +66,14 @@ const rg: Judge = (args, _context, name) => {
   const operands = [...parsed.operands];
   const listing = hasOption(parsed, '--files', '--type-list');
   if (!listing && !hasOption(parsed, '-e', '--regexp', '-f', '--file')) operands.shift();
-  // rg skips hidden and git-ignored files unless told otherwise, so secrets below a directory stay unread.
-  // Following symlinks (`-L`) reaches whatever a link in the project points to (`link -> ~/.ssh`).
+  // rg skips hidden files unless told otherwise (.env stays unread), but reads every other file below
+  // its targets: a `credentials.json` or `server.key` there is a secret it would print. Ignore files
+  // are not worked out here, so a git-ignored secret counts too (fail closed). Following symlinks
+  // (`-L`) reaches whatever a link in the project points to (`link -> ~/.ssh`).
   const unrestricted = hasOption(parsed, '-u', '--hidden', '-.', '--no-ignore', '--no-ignore-dot', '--no-ignore-vcs', '--unrestricted', '-L', '--follow');
   const targets = operands.length ? operands : [literal('.')];
   if (listing) return checked({ risk: 'read', reason: `\`${name} --files\` only lists`, reads: operands }, parsed, RG, name);
-  if (unrestricted) return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: targets }, parsed, RG, name);
-  return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: operands }, parsed, RG, name);
+  return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: targets, ...(unrestricted ? {} : { skipHidden: true }) }, parsed, RG, name);
 };
 
 const AG: ArgSpec = {
@@ -82,9 +83,9 @@ const AG: ArgSpec = {
 const ag: Judge = (args, _context, name) => {
   const parsed = parseArgs(args, AG);
   const operands = parsed.operands.slice(1);
+  // As rg: hidden files are skipped unless told otherwise, every other file below is read.
   const unrestricted = hasOption(parsed, '--hidden', '-u', '--unrestricted', '-a', '--all-types', '-f', '--follow');
-  if (unrestricted) return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: operands.length ? operands : [literal('.')] }, parsed, AG, name);
-  return checked({ risk: 'read', reason: `\`${name}\` only reads`, reads: operands }, parsed, AG, name);
+  return checked({ risk: 'read', reason: `\`${name}\` only reads`, recursiveReads: operands.length ? operands : [literal('.')], ...(unrestricted ? {} : { skipHidden: true }) }, parsed, AG, name);
 };
 
 /** find's actions that run a command: the words up to `;` or `+`. */
