@@ -50,7 +50,7 @@ export interface ControlFiles {
   list(): readonly ControlFile[];
   /** The control paths of a project, for directories from `cwd` up to `projectRoot`; files with `whileKey` only while they have the key. */
   paths(projectRoot: string, cwd?: string, options?: ControlPathOptions): ControlPath[];
-  /** Why `absolute` (resolved) is a control file of the project, or undefined when it is not one. */
+  /** Why `absolute` (resolved) is a control file of the project, or undefined when it is not one; matched without regard to case. */
   reason(absolute: string, projectRoot: string, cwd?: string): string | undefined;
 }
 
@@ -160,7 +160,12 @@ export function createControlFiles(env: NodeJS.ProcessEnv = process.env): Contro
       return out;
     },
     reason(absolute, projectRoot, cwd) {
-      for (const control of registry.paths(projectRoot, cwd)) if (control.dir ? within(absolute, control.path) : absolute === control.path) return control.why;
+      // Without regard to case: on macOS and Windows `.ASSISTANTRC` is the same file as `.assistantrc`.
+      const path = absolute.toLowerCase();
+      for (const control of registry.paths(projectRoot, cwd)) {
+        const declared = control.path.toLowerCase();
+        if (control.dir ? within(path, declared) : path === declared) return control.why;
+      }
       return undefined;
     },
   };
