@@ -236,6 +236,7 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
     });
   }
   if (name === 'find') return findBlocks(command, args, context);
+  if (name === 'git') return gitCleanBlocks(command, args, context);
   if (FORMATTERS.test(name)) return [`\`${name}\` formats or erases disks`];
   if (DISK_TOOLS.has(name) && !args.some((a) => a.value === '-l' || a.value === '--list')) return [`\`${name}\` changes disk partitions`];
   if (POWER.has(name)) return [`\`${name}\` stops the machine`];
@@ -244,6 +245,22 @@ function blocksOf(command: ShellCommand, context: BlockContext): string[] {
   if ((name === 'kill' || name === 'pkill') && killsEverything(args)) return [`\`${name} -1\` kills every process`];
   if (name === 'killall5') return ['`killall5` kills every process'];
   return [];
+}
+
+/**
+ * `git clean -f` deletes every untracked file below its pathspecs (or below the directory `-C`
+ * names): aimed at home or a system directory, that is `rm -rf` of everything not in the repository.
+ * In the project itself it is everyday work.
+ */
+function gitCleanBlocks(command: ShellCommand, args: Arg[], context: BlockContext): string[] {
+  const sub = args.findIndex((a) => a.value === 'clean');
+  if (sub < 0) return [];
+  const dirs = args.slice(0, sub).flatMap((a, i, all) => (all[i - 1]?.value === '-C' ? [a] : []));
+  const pathspecs = args.slice(sub + 1).filter((a) => a.value === null || !a.value.startsWith('-'));
+  return [...dirs, ...pathspecs].flatMap((arg) => {
+    const why = catastrophicTarget(arg, command.cwd, context, false);
+    return why ? [`\`git clean\` of ${why}`] : [];
+  });
 }
 
 /** Commands whose hard blocks are looked for after an unknown command name (`mywrapper rm -rf /`). */

@@ -23,6 +23,10 @@ export interface WalkOptions {
 /** A variable the walker never knows: stands for run-time parts when a payload is re-parsed. */
 const DYNAMIC_VARIABLE = '__ASSISTANT_DYNAMIC__';
 const MAX_PAYLOAD_DEPTH = 4;
+/** A `for` loop over at most this many known words is judged once per word. */
+const MAX_LOOP_VALUES = 16;
+/** Calls that delete files in the languages inline code is written in: their path literals are judged as `rm -rf` targets. */
+const DELETION_API = /\b(rmtree|rmSync|rmdirSync|unlinkSync|rm_rf|rm_r|remove_dir_all|remove_file|removedirs|unlink|rmdir|rimraf|deleteRecursively|delete_tree|Remove-Item|os\.remove|fs\.rm|fs\.promises\.rm|FileUtils\.rm)\b/;
 const STATEMENTS = new Set(['program', 'compound_statement', 'do_group', 'else_clause', 'elif_clause', 'list']);
 const EXPRESSIONS = new Set([
   'binary_expression', 'unary_expression', 'postfix_expression', 'ternary_expression', 'parenthesized_expression', 'number',
@@ -188,12 +192,19 @@ export class ScriptWalker {
     }
     if (node.type === 'for_statement') {
       const variable = node.childForFieldName('variable');
-      for (const value of node.childrenForFieldName('value')) evaluateWord(value, this.wordScope(scope));
-      const body = cloneScope(scope);
-      if (variable) body.vars.set(variable.text, null);
+      const values = node.childrenForFieldName('value').flatMap((value) => evaluateWord(value, this.wordScope(scope)));
       const bodyNode = node.childForFieldName('body');
-      if (bodyNode) this.walk(bodyNode, body);
-      mergeScopes(scope, [body]);
+      // `for d in / ~; do rm -rf $d; done`: with every value known (and few), the body is judged once
+      // per value, so hard blocks see each target; otherwise once with the variable unknown.
+      const known = values.length <= MAX_LOOP_VALUES && values.every((v) => v.value !== null && !v.glob) ? values.map((v) => v.value!) : [null];
+      const bodies: Scope[] = [];
+      for (const value of known.length ? known : [null]) {
+        const body = cloneScope(scope);
+        if (variable) body.vars.set(variable.text, value);
+        if (bodyNode) this.walk(bodyNode, body);
+        bodies.push(body);
+      }
+      mergeScopes(scope, bodies);
       if (variable) scope.vars.set(variable.text, null);
       return;
     }
@@ -526,9 +537,24 @@ export class ScriptWalker {
    * can: shell commands in them are judged (os.system('rm -rf /')) and paths are checked for secrets.
    */
   private scanCode(code: string, command: ShellCommand, scope: Scope): void {
+    const deletes = DELETION_API.test(code);
     for (const text of codeLiterals(code)) {
       if (/\s/.test(text)) this.walkPayload(text, scope);
-      else if (/[./~]/.test(text)) command.reads.push({ arg: { value: text, template: text, glob: false }, cwd: scope.cwd });
+      else if (/[./~]/.test(text)) {
+        command.reads.push({ arg: { value: text, template: text, glob: false }, cwd: scope.cwd });
+        // shutil.rmtree('/'), fs.rmSync(os.homedir() + '/..'): a path the code may delete is judged as `rm -rf` of it.
+        if (deletes) this.judgeAsDeletion(text, scope);
+      }
+    }
+  }
+
+  private judgeAsDeletion(path: string, scope: Scope): void {
+    const word = (value: string) => ({ value, template: value, glob: false });
+    this.level++;
+    try {
+      this.judge([word('rm'), word('-rf'), word(path)], cloneScope(scope), undefined, [], false);
+    } finally {
+      this.level--;
     }
   }
 
