@@ -116,10 +116,22 @@ const INFO: ArgSpec = { flags: ['-a', '-k', '-w', '--all', '--apropos', '--where
 /** Shell builtins and small tools whose arguments are not paths. */
 const inertCommands = [
   'echo', 'pwd', 'whoami', 'id', 'groups', 'uname', 'true', 'false', 'seq', 'sleep', 'expr', 'which', 'whereis', 'type', 'printenv',
-  'locale', 'nproc', 'uptime', 'free', 'ps', 'arch', 'tty', ':', 'set', 'jobs', 'wait', 'getconf', 'cal', 'help', 'logname', 'users',
+  'locale', 'nproc', 'uptime', 'free', 'arch', 'tty', ':', 'set', 'jobs', 'wait', 'getconf', 'cal', 'help', 'logname', 'users',
   'w', 'env', 'shift', 'return', 'exit', 'break', 'continue', 'times', 'umask', 'yes', 'factor', 'lsb_release', 'sw_vers', 'vm_stat',
   'top', 'htop', 'pgrep', 'tput', 'clear',
 ];
+
+/**
+ * ps: BSD-style options without a dash that hold `e` (`ps e`, `ps auxe`, `ps eww`) print every
+ * process's environment, the agent's API keys included: that is a read of /proc/…/environ, a secret.
+ */
+const ps: Judge = (args, _context, name) => {
+  // A word after an option that takes a value (`-u steve`, `--pid 1`) is that value, not BSD options.
+  const takesValue = (prev: string | null | undefined) => !!prev && (/^-[A-Za-z]*[pPuUgGoOtCqsk]$/.test(prev) || /^--[a-z-]+$/.test(prev));
+  const environment = args.some((a, i) => a.value === null || /environ/i.test(a.value) || (!a.value.startsWith('-') && !takesValue(args[i - 1]?.value) && /^[A-Za-z]*e[A-Za-z]*$/.test(a.value)));
+  const environ = { value: '/proc/*/environ', template: '/proc/*/environ', glob: true };
+  return environment ? { risk: 'read', reason: `\`${name}\` with \`e\` prints every process's environment`, reads: [environ] } : { risk: 'read', reason: `\`${name}\` only prints`, inert: true };
+};
 
 /** A word that names an array element: bash evaluates the subscript as arithmetic, which runs `$(...)` inside it. */
 const SUBSCRIPT = /\[/;
@@ -318,6 +330,7 @@ const pathPrinter = (compute: (operands: string[]) => string | undefined): Judge
 /** Commands that read or print text. */
 export const textSpecs: Record<string, Judge> = {
   ...Object.fromEntries(inertCommands.map((name) => [name, inert()])),
+  ps,
   ...Object.fromEntries(Object.entries(READERS).map(([name, spec]) => [name, reader(spec, () => (METADATA.has(name) ? { metadataOnly: true } : undefined))])),
   // `diff -r` reads whole trees: secrets below a directory count.
   diff: reader(READERS.diff!, (parsed) => (hasOption(parsed, '-r', '--recursive') ? { reads: [], recursiveReads: parsed.operands } : undefined)),
