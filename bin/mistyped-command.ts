@@ -1,0 +1,22 @@
+import { AssistantError } from '../core/errors.js';
+import { closeMatches } from '../core/util/close-matches.js';
+
+/**
+ * Refuses a prompt that is most likely a mistyped subcommand (`assistant sesions list`): its first
+ * word is close to a command name and every word came as its own shell word, as a command line does.
+ * A real prompt is usually quoted (one word with spaces); `--` before it always makes it a prompt.
+ * Sending a typo to the model would cost a request and store a session nobody asked for.
+ */
+export function refuseMistypedCommand(words: string[], commands: string[]): void {
+  const [first] = words;
+  if (first === undefined || words.some((word) => /\s/.test(word) || word === '')) return;
+  const names = [...new Set([...commands, 'help'])];
+  if (names.includes(first)) return;
+  const matches = closeMatches(first, names);
+  if (!matches.length) return;
+  throw new AssistantError(
+    'ASSISTANT_USAGE',
+    `unknown command "${first}"; did you mean ${matches.map((m) => `"${m}"`).join(' or ')}? ` +
+      `To send it to the model as a prompt, quote it or put -- before it: assistant -p -- ${words.join(' ')}`,
+  );
+}
