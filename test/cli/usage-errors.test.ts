@@ -62,6 +62,27 @@ describe('provider failures on the command line', () => {
   });
 });
 
+describe('misspelt selections on the command line', () => {
+  it('a misspelt store stops the run at start (exit 2) with a suggestion, before anything is sent or written', async () => {
+    const env = isolatedEnv(unreachable);
+    const dir = makeProject({ '.assistantrc': `${quickRetries}persistence:\n  store: jsnol\n` });
+    const r = await runCli(['--trust-project', '-p', 'hello'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ASSISTANT_STORE_UNKNOWN: no loaded plugin provides the session store "jsnol" .*\(did you mean "jsonl"\?\)/);
+    expect(r.stderr).not.toContain('ASSISTANT_PROVIDER_NETWORK');
+  });
+
+  it('a misspelt strategy and an unknown key are reported together (exit 2)', async () => {
+    const dir = makeProject({ '.assistantrc': 'context:\n  strategy: rollin\nfoo: 1\n' });
+    const r = await runCli(['--trust-project', 'config', 'validate'], { cwd: dir, env: isolatedEnv() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ASSISTANT_CONFIG_INVALID: the configuration has 2 problems:/);
+    expect(r.stderr).toContain('/foo: is not a known key');
+    expect(r.stderr).toContain('ASSISTANT_CONTEXT_STRATEGY_UNKNOWN: context.strategy is "rollin"');
+    expect(r.stderr).toContain('did you mean "rolling"');
+  });
+});
+
 describe('assistant doctor', () => {
   it('fails (exit 1) when the selected provider cannot run, and says why', async () => {
     const r = await runCli(['doctor'], { cwd: makeProject(), env: isolatedEnv() });
