@@ -23,9 +23,10 @@ function decodeLine(bytes: Buffer): { text: string; latin1: boolean } {
 
 /**
  * Reads the requested lines from an open file without holding more than one chunk and the wanted
- * lines in memory: a 10 GB log costs what the lines asked for cost, and reading stops at the last one.
+ * lines in memory: a 10 GB log costs what the lines asked for cost, and reading stops at the last one
+ * (or once `maxTotalBytes` of lines are collected).
  */
-export function readLineRange(fd: number, first: number, count: number, maxLineBytes: number): LineRange {
+export function readLineRange(fd: number, first: number, count: number, maxLineBytes: number, maxTotalBytes: number): LineRange {
   const last = first + count - 1;
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   const lines: LineRange['lines'] = [];
@@ -35,6 +36,9 @@ export function readLineRange(fd: number, first: number, count: number, maxLineB
   let keptBytes = 0;
   let lineBytes = 0;
   let sawAny = false;
+  let collected = 0;
+  // A huge `limit` stops at the byte budget, as a whole read would: the note says where to go on.
+  const wanted = () => lineNo <= last && collected < maxTotalBytes;
   const finishLine = () => {
     if (lineNo >= first && lineNo <= last) {
       let bytes = Buffer.concat(kept);
@@ -42,19 +46,20 @@ export function readLineRange(fd: number, first: number, count: number, maxLineB
       const decoded = decodeLine(bytes);
       latin1 ||= decoded.latin1;
       lines.push({ text: decoded.text, bytes: lineBytes });
+      collected += bytes.length + 1;
     }
     lineNo++;
     kept = [];
     keptBytes = 0;
     lineBytes = 0;
   };
-  for (let position = 0; lineNo <= last; ) {
+  for (let position = 0; wanted(); ) {
     const read = readSync(fd, chunk, 0, CHUNK_BYTES, position);
     if (read === 0) break;
     position += read;
     sawAny = true;
     let start = 0;
-    while (start < read && lineNo <= last) {
+    while (start < read && wanted()) {
       const newline = chunk.indexOf(0x0a, start);
       const end = newline === -1 || newline >= read ? read : newline;
       if (lineNo >= first && keptBytes < maxLineBytes) {
@@ -68,7 +73,7 @@ export function readLineRange(fd: number, first: number, count: number, maxLineB
       start = end + 1;
     }
   }
-  if (lineNo > last) return { lines, latin1 };
+  if (!wanted()) return { lines, latin1 };
   // The file ended inside the range: a last line without a newline still counts.
   if (lineBytes > 0 || kept.length) finishLine();
   return { lines, total: sawAny ? lineNo - 1 : 0, latin1 };

@@ -103,7 +103,7 @@ function readSlice(fd: number, shown: string, file: string, size: string, input:
   if (headBytes[0] === 0xfe || headBytes[0] === 0xff)
     return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is ${size} of UTF-16 text, which Read cannot stream by lines; search it with Grep.`);
   const first = input.offset ?? 1;
-  const range = readLineRange(fd, first, input.limit ?? DEFAULT_LINES, MAX_LINE_CHARS * 4);
+  const range = readLineRange(fd, first, input.limit ?? DEFAULT_LINES, MAX_LINE_CHARS * 4, MAX_READ_BYTES);
   if (!range.lines.length)
     return errorResult('ASSISTANT_TOOL_FAILED', `offset ${first} is past the end of ${shown}, which has ${range.total} line${range.total === 1 ? '' : 's'}.`);
   if (first === 1) range.lines[0]!.text = range.lines[0]!.text.replace(/^\uFEFF/, '');

@@ -56,6 +56,15 @@ describe('Read of a file over 10 MB', () => {
     expect(result.metadata).toMatchObject({ totalLines: 3 });
   });
 
+  it('stops a huge limit at the 10 MB budget and says where to go on', async () => {
+    const result = await read({ file_path: 'huge.log', offset: 1, limit: 1_000_000_000 });
+    expect(result.isError).toBeUndefined();
+    const last = result.metadata?.lastLine as number;
+    expect(last).toBeGreaterThan(9000);
+    expect(last).toBeLessThan(LINES);
+    expect(text(result)).toContain(`Call Read with offset=${last + 1} to read on.`);
+  });
+
   it('still refuses a whole read, saying how to read a part', async () => {
     const whole = await read({ file_path: 'huge.log' });
     expect(whole.isError).toBe(true);
