@@ -28,7 +28,8 @@ function documentedKeys(): DocumentedKey[] {
   let section = '';
   for (const line of DOC.split('\n')) {
     if (line.startsWith('#')) section = line.replace(/^#+\s*/, '');
-    if (/^\|\s*key\s*\|/.test(line)) header = cellsOf(line);
+    // `| option |` tables list a plugin's options given in its `plugins` entry (tool-bash).
+    if (/^\|\s*(key|option)\s*\|/.test(line)) header = cellsOf(line);
     else if (!line.startsWith('|')) header = undefined;
     else if (header && !/^\|\s*-/.test(line)) {
       const cells = cellsOf(line);
@@ -77,8 +78,15 @@ function candidates({ defaultCell }: DocumentedKey): unknown[] {
   return [...fromDefault, true, 1, 2000, 0.5, 'x', ['x'], {}, HOOK_LIST, 'http://127.0.0.1:1', 'redis://127.0.0.1:1', 'auto', 'spool', 'stdio', 'http', 'plan'];
 }
 
+/** `{ a: { b: value } }` for the dotted key `a.b`. */
+function nested(key: string, value: unknown): Record<string, unknown> {
+  return key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
+}
+
 /** The smallest config that sets `key` to `value`, with what its neighbours require (a price needs input and output). */
 function configWith({ key, section }: DocumentedKey, value: unknown): Record<string, unknown> {
+  const plugin = /^([\w-]+) options$/.exec(section)?.[1];
+  if (plugin) return { plugins: [[plugin, nested(key, value)]] };
   if (section.startsWith('`pricing`')) return { pricing: { anthropic: { 'example-model': { input: 1, output: 1, [key.split(',')[0]!]: value } } } };
   const path = key.replace(/<name>/g, key.startsWith('agents.') ? 'general' : 'example').split('.');
   const server = /\.(url|headers|type)$/.test(key) ? { url: 'http://127.0.0.1:1' } : { command: 'true' };
@@ -96,6 +104,7 @@ describe('docs/configuration.md', () => {
     expect(keys.length).toBeGreaterThan(60);
     expect(keys.map((k) => k.key)).toContain('provider.model');
     expect(keys.map((k) => k.key)).toContain('context.compaction.tailChars');
+    expect(keys).toContainEqual(expect.objectContaining({ key: 'environment.inherit', section: 'tool-bash options' }));
   });
 
   it('every documented key validates through the real loader with some value', { timeout: 300_000 }, async () => {
