@@ -54,10 +54,10 @@ function nextDelay(error: ProviderError, tries: number, policy: RetryPolicy): nu
   return delay;
 }
 
-/** "gave up after 6 tries (the first and 5 retries; provider.retries.attempts is 5)": `attempts` counts retries, not tries. */
+/** "gave up after 6 tries: the first and 5 retries; provider.retries.attempts is 5": `attempts` counts retries, not tries. */
 function gaveUp(tries: number, attempts: number): string {
   const retries = tries - 1;
-  return `gave up after ${tries} ${tries === 1 ? 'try' : 'tries'} (the first and ${retries} ${retries === 1 ? 'retry' : 'retries'}; provider.retries.attempts is ${attempts})`;
+  return `gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the first and ${retries} ${retries === 1 ? 'retry' : 'retries'}; provider.retries.attempts is ${attempts}`;
 }
 
 function toProviderError(raw: unknown, options: ResilienceOptions): ProviderError {

@@ -57,7 +57,7 @@ describe('provider failures on the command line', () => {
     const dir = makeProject({ '.assistantrc': quickRetries });
     const r = await runCli(['--trust-project', '-p', 'hello'], { cwd: dir, env, timeoutMs: 120_000 });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^ASSISTANT_PROVIDER_NETWORK: .*\(gave up after 2 tries \(the first and 1 retry; provider\.retries\.attempts is 1\)\)$/m);
+    expect(r.stderr).toMatch(/^ASSISTANT_PROVIDER_NETWORK: .*\(gave up after 2 tries: the first and 1 retry; provider\.retries\.attempts is 1\)$/m);
     expect(r.stderr).not.toMatch(/^error:/m);
   });
 });
