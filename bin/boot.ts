@@ -59,5 +59,7 @@ export async function boot(flags: CommonFlags, headless: boolean, askTrust = fal
     logLevel: flags.debug ? 'debug' : (process.env.ASSISTANT_LOG_LEVEL as 'info' | undefined) ?? 'warn',
     logFile: process.env.ASSISTANT_LOG_FILE,
     traceHooks: flags.debug,
+    // A misspelt provider, store or strategy is a config error at start (exit 2), not a failure at first use.
+    checkSelections: true,
   });
 }

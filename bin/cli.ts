@@ -9,16 +9,18 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { runMain, type RunFlags } from './commands/run.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { registerTrustCommand } from './commands/trust.js';
+import { refuseMistypedCommand } from './mistyped-command.js';
 
 const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'trust', 'help']);
 /** Options that take a value, so a pre-scan can skip their values when looking for the subcommand. */
 const VALUE_OPTIONS = new Set(['--cwd', '--config', '--model', '--provider', '--permission-mode', '--output-format', '--max-turns', '--allowed-tools', '--disallowed-tools']);
 
 /** Reads the few flags needed before commander runs (which config to load, whether to debug). */
-function prescan(argv: string[]): { flags: CommonFlags; command?: string; print: boolean } {
+function prescan(argv: string[]): { flags: CommonFlags; command?: string; print: boolean; forcedPrompt: boolean } {
   const flags: CommonFlags = {};
   let command: string | undefined;
   let print = false;
+  let forcedPrompt = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -34,11 +36,15 @@ function prescan(argv: string[]): { flags: CommonFlags; command?: string; print:
     else if (name === '-p' || name === '--print') print = true;
     else if (name === '--record') flags.record = true;
     else if (name === '--trust-project') flags.trustProject = true;
-    else if (name === '--') break;
+    else if (name === '--') {
+      // Words after `--` are a prompt, whatever they look like.
+      forcedPrompt = command === undefined;
+      break;
+    }
     else if (VALUE_OPTIONS.has(name)) value();
     else if (!name.startsWith('-') && command === undefined) command = name;
   }
-  return { flags, command, print };
+  return { flags, command, print, forcedPrompt };
 }
 
 /** Splits "Bash(npm test),Edit" on commas outside parentheses and appends to `previous`. */
@@ -115,11 +121,12 @@ export async function main(argv: string[]): Promise<number> {
     .option('--fork-session', 'with --continue/--resume: start a new session from its history instead')
     .option('--take-over', 'with --continue/--resume: take the session over from the surface holding it')
     .option('--record', 'record model requests/responses and tool input/output for `assistant replay`')
-    .showHelpAfterError('(run assistant --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    // Usage errors are printed as `ASSISTANT_USAGE: ...` below, like every other error.
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => undefined });
   addCommonOptions(program);
   program.action(async (prompt: string[], flags: RunFlags) => {
+    if (!pre.forcedPrompt) refuseMistypedCommand(prompt, program.commands.map((c) => c.name()));
     if (bootError) throw bootError;
     exit.code = await runMain(kernel!, prompt.join(' '), flags);
   });
@@ -138,6 +145,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const override = (command: Command) => {
     command.exitOverride();
+    command.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => undefined });
     command.commands.forEach(override);
   };
   override(program);
@@ -148,7 +156,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-      // commander already printed its message.
+      process.stderr.write(`${formatError(usageError(error))}\n(run assistant --help for usage)\n`);
       return 2;
     }
     process.stderr.write(formatError(error, debug) + '\n');
@@ -157,6 +165,15 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await kernel?.shutdown(exit.code === 0 ? 'done' : 'error').catch(() => undefined);
   }
+}
+
+/** commander's own message (`error: unknown option '--foo'`) as a coded usage error. */
+function usageError(error: CommanderError): AssistantError {
+  const message = error.message
+    .replace(/^error: /, '')
+    .replace(/\s*\(Did you mean (\S+)\?\)/, '; did you mean "$1"?')
+    .trim();
+  return new AssistantError('ASSISTANT_USAGE', message, { cause: error });
 }
 
 async function readVersion(): Promise<string> {

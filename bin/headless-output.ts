@@ -75,7 +75,8 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
     } else if (event.agentId) {
       // A sub-agent's notices and refusals reach the user through its report.
     } else if (event.type === 'notice' && event.level !== 'info') {
-      process.stderr.write(`${event.level}: ${event.message}\n`);
+      // A coded failure reads as every other error does (`CODE: message`); a warning keeps its label.
+      process.stderr.write(event.level === 'error' && event.code ? `${event.code}: ${event.message}\n` : `${event.level}: ${event.message}\n`);
     } else if (event.type === 'permission' && event.decision.behavior === 'deny') {
       // The answer on stdout may not say a call was refused; the user should know it was.
       process.stderr.write(`denied: ${event.request.tool}: ${event.decision.reason}\n`);

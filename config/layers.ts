@@ -18,6 +18,8 @@ export interface MergedLayers {
   sources: Record<string, string>;
   plugins: ResolvedPluginEntry[];
   disabled: string[];
+  /** For each disabled name, the layer that disabled it. */
+  disabledIn: Record<string, string>;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -68,6 +70,7 @@ export function mergeLayers(layers: ConfigLayer[]): MergedLayers {
   const sources: Record<string, string> = {};
   const plugins: ResolvedPluginEntry[] = [];
   const disabled = new Set<string>();
+  const disabledIn: Record<string, string> = {};
   for (const layer of layers) {
     const { plugins: entries, extends: _extends, ...rest } = layer.values;
     mergeInto(values, rest, '', layer.source, sources);
@@ -75,6 +78,7 @@ export function mergeLayers(layers: ConfigLayer[]): MergedLayers {
       const [spec, options] = typeof entry === 'string' ? [entry, {}] : [entry[0], entry[1] ?? {}];
       if (options === false) {
         disabled.add(spec);
+        disabledIn[spec] = layer.source;
         continue;
       }
       disabled.delete(spec);
@@ -85,7 +89,7 @@ export function mergeLayers(layers: ConfigLayer[]): MergedLayers {
     values.plugins = plugins.map((p) => (Object.keys(p.options).length ? [p.spec, p.options] : p.spec));
     sources['/plugins'] = 'merged';
   }
-  return { values: values as AssistantConfig, sources, plugins, disabled: [...disabled] };
+  return { values: values as AssistantConfig, sources, plugins, disabled: [...disabled], disabledIn };
 }
 
 /** The directory of a config file (for resolving its relative paths). */

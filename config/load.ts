@@ -183,12 +183,21 @@ async function userLayers(env: NodeJS.ProcessEnv): Promise<ConfigLayer[]> {
 
 /** Validates one layer against the core schema; the error names the file and each bad JSON path. */
 export function validateLayer(layer: ConfigLayer): void {
+  validateLayers([layer]);
+}
+
+/** Validates every layer against the core schema and reports every bad layer at once, each with its file and JSON paths. */
+export function validateLayers(layers: ConfigLayer[]): void {
   const validate = compileSchema(coreConfigSchema);
-  if (validate(layer.values)) return;
-  const lines = describeSchemaErrors(validate.errors, layer.values);
-  throw new ConfigError('ASSISTANT_CONFIG_INVALID', `invalid configuration in ${layer.source}:\n  ${lines.join('\n  ')}`, {
-    file: layer.source,
-  });
+  const reports: string[] = [];
+  let file: string | undefined;
+  for (const layer of layers) {
+    if (validate(layer.values)) continue;
+    const lines = describeSchemaErrors(validate.errors, layer.values, '', coreConfigSchema);
+    reports.push(`invalid configuration in ${layer.source}:\n  ${lines.join('\n  ')}`);
+    file ??= layer.source;
+  }
+  if (reports.length) throw new ConfigError('ASSISTANT_CONFIG_INVALID', reports.join('\n'), { file });
 }
 
 /** Finds, loads, layers and validates the configuration for a directory. */
@@ -207,7 +216,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   let trust: ResolvedConfig['trust'];
   if (enforce) {
     // The user's own layers are trusted; the project's are judged against them.
-    for (const layer of [...layers, ...project]) validateLayer(layer);
+    validateLayers([...layers, ...project]);
     const outcome = applyTrust(projectRoot, project, mergeLayers(layers).values, { grant: options.grantTrust, env });
     trust = outcome.trust;
     project = outcome.needsCode ? await fileLayers(projectFile!) : outcome.layers;
@@ -215,7 +224,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   layers.push(...project);
   if (options.flags) layers.push({ values: options.flags, source: 'flags', baseDir: cwd });
 
-  for (const layer of layers) validateLayer(layer);
+  validateLayers(layers);
   const files = layers.map((l) => l.source).filter((s) => s !== 'defaults' && s !== 'flags');
   const merged = mergeLayers(layers);
   if (trust) checkLocalRules(trust, merged.values, { grant: options.grantTrust, env });

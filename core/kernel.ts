@@ -2,7 +2,8 @@ import { createHooks, type Hooks } from './hooks.js';
 import { instrumentHook, type TapTracker } from './instrument.js';
 import { createLogger, type LogLevel, type Logger } from './logger.js';
 import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
-import { ConfigError, PluginError, ProviderError, isAssistantError } from './errors.js';
+import { AssistantError, ConfigError, PluginError, ProviderError, formatError, isAssistantError } from './errors.js';
+import { checkContextStrategy } from './context/strategy.js';
 import { createToolRegistry } from './tools/registry.js';
 import { createToolRuntime, type ToolRuntimeOptions } from './tools/runtime.js';
 import { createCommandRegistry } from './commands.js';
@@ -33,6 +34,11 @@ export interface KernelOptions {
   extraPlugins?: PreparedPlugin[];
   /** Tuning of the tool runtime (pool size, abort grace period). */
   toolRuntime?: ToolRuntimeOptions;
+  /**
+   * Check now what the config selects by name (provider and its options, session store, context
+   * strategy) instead of at first use, and report it with the other config problems (the CLI does).
+   */
+  checkSelections?: boolean;
 }
 
 /** Top-level config keys the core owns; plugins claim more through `configKey`. */
@@ -98,10 +104,23 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   }
   const hooks = hookProxy(rawHooks);
 
-  const prepared = await collectPlugins(config.plugins, config.disabled, config.projectRoot);
+  const { prepared, listedNames, unknownDisabled } = await collectPlugins(config.plugins, config.disabled, config.projectRoot);
   prepared.push(...(options.extraPlugins ?? []));
   checkCompatibility(prepared, KERNEL_API_VERSION);
-  checkUnknownKeys(config, prepared);
+  // Every config problem is reported at once: one stage's mistakes must not hide the next one's.
+  const problems: AssistantError[] = [...unknownKeyProblems(config, prepared), ...unknownDisabled.map((name) => disabledProblem(config, name, listedNames))];
+  const sourceOf = (pointer: string) => sourceFor(config, pointer);
+  const resolvedOptions = prepared.map((item) => {
+    try {
+      return resolveOptions(item, config.values, sourceOf);
+    } catch (error) {
+      if (!(isAssistantError(error) && error.code === 'ASSISTANT_PLUGIN_OPTIONS_INVALID')) throw error;
+      problems.push(error);
+      return undefined;
+    }
+  });
+  // A plugin cannot be applied with options its schema rejects: stop here.
+  if (resolvedOptions.includes(undefined)) throw combineProblems(problems);
 
   let provider: Provider | undefined;
   let store: SessionStore | undefined;
@@ -166,10 +185,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     },
   };
 
-  const sourceOf = (pointer: string) => sourceFor(config, pointer);
-  for (const item of prepared) {
+  for (const [index, item] of prepared.entries()) {
     const { plugin } = item;
-    const pluginOptions = resolveOptions(item, config.values, sourceOf);
+    const pluginOptions = resolvedOptions[index]!;
     const info: LoadedPlugin = { name: plugin.name, version: plugin.version ?? item.packageVersion, source: item.source, listedIn: item.listedIn, hooks: [] };
     loaded.set(plugin.name, info);
     (kernel.plugins as LoadedPlugin[]).push(info);
@@ -193,24 +211,72 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       tracker.active = undefined;
     }
   }
-  if (selectedStoreName(config)) bridgeStore(rawHooks, () => kernel.store());
+  if (selectedStoreName(config)) bridgeStore(rawHooks, () => kernel.store(), () => storeOwner(rawHooks, config));
   hooks.afterPlugins.call(kernel);
+  if (options.checkSelections) problems.push(...selectionProblems(kernel));
+  if (problems.length) throw combineProblems(problems);
   return kernel;
 }
 
+function disabledProblem(config: ResolvedConfig, name: string, listed: string[]): AssistantError {
+  const file = config.disabledIn?.[name] ?? 'the configuration';
+  return new ConfigError(
+    'ASSISTANT_CONFIG_INVALID',
+    `${file}: /plugins: ["${name}", false] disables nothing: no listed plugin is named "${name}"${didYouMean(name, listed)} (a plugin is disabled by its name, as \`assistant plugins\` lists it)`,
+    { file },
+  );
+}
 
-function checkUnknownKeys(config: ResolvedConfig, prepared: PreparedPlugin[]): void {
+/** The plugin that provides the selected store (named when the store's own error surfaces through the kernel's bridge). */
+function storeOwner(hooks: Hooks, config: ResolvedConfig): string | undefined {
+  const name = selectedStoreName(config);
+  return name ? hooks.sessionStore.get(name)?.taps[0]?.name : undefined;
+}
+
+/** Problems with what the config selects by name, found by selecting each now. */
+function selectionProblems(kernel: Kernel): AssistantError[] {
+  const problems: AssistantError[] = [];
+  const attempt = (select: () => void, ignored: string[] = []) => {
+    try {
+      select();
+    } catch (error) {
+      if (!isAssistantError(error)) throw error;
+      if (!ignored.includes(error.code)) problems.push(error);
+    }
+  };
+  // A missing key is the environment's business, not the config's (`assistant doctor` reports it).
+  attempt(() => kernel.provider(), ['ASSISTANT_PROVIDER_NOT_CONFIGURED']);
+  if (selectedStoreName(kernel.resolvedConfig)) attempt(() => kernel.store());
+  attempt(() => checkContextStrategy(kernel));
+  return problems;
+}
+
+/** One problem as itself (its code kept); several as one ASSISTANT_CONFIG_INVALID listing each with its code. */
+function combineProblems(problems: AssistantError[]): AssistantError {
+  if (problems.length === 1) return problems[0]!;
+  const indent = (text: string) => text.replace(/\n/g, '\n    ');
+  return new ConfigError(
+    'ASSISTANT_CONFIG_INVALID',
+    `the configuration has ${problems.length} problems:\n  ${problems.map((p) => indent(formatError(p))).join('\n  ')}`,
+    { file: problems[0]!.file, cause: problems[0] },
+  );
+}
+
+
+function unknownKeyProblems(config: ResolvedConfig, prepared: PreparedPlugin[]): AssistantError[] {
   const known = new Set(CORE_CONFIG_KEYS);
   for (const { plugin } of prepared) if (plugin.configKey) known.add(plugin.configKey.split('.')[0]!);
   const unknown = Object.keys(config.values).filter((k) => !known.has(k));
-  if (unknown.length)
-    throw new ConfigError(
+  if (!unknown.length) return [];
+  return [
+    new ConfigError(
       'ASSISTANT_CONFIG_INVALID',
       unknown
         .map((k) => `${sourceFor(config, `/${k}`)}: /${k}: is not a known key${didYouMean(k, known)} (no loaded plugin claims it)`)
         .join('\n'),
       { file: sourceFor(config, `/${unknown[0]}`) },
-    );
+    ),
+  ];
 }
 
 function selectProvider(hooks: Hooks, config: ResolvedConfig, known: Set<string>): Provider {

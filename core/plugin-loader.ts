@@ -88,7 +88,11 @@ function installedVersion(spec: string, file: string): string | undefined {
  * Imports the listed plugins and settles the final set: an entry naming an already-listed plugin
  * only changes its options; a plugin with the name of an earlier one replaces it; `false` disables.
  */
-export async function collectPlugins(entries: ResolvedPluginEntry[], disabled: string[], projectRoot?: string): Promise<PreparedPlugin[]> {
+export async function collectPlugins(
+  entries: ResolvedPluginEntry[],
+  disabled: string[],
+  projectRoot?: string,
+): Promise<{ prepared: PreparedPlugin[]; listedNames: string[]; unknownDisabled: string[] }> {
   const byName = new Map<string, PreparedPlugin>();
   // Imports run in parallel; settling keeps the listed order.
   // (An entry that turns out to name an already-listed plugin has its import result ignored.)
@@ -112,8 +116,12 @@ export async function collectPlugins(entries: ResolvedPluginEntry[], disabled: s
       ...(imported.packageVersion ? { packageVersion: imported.packageVersion } : {}),
     });
   }
+  const listedNames = [...byName.keys()];
+  // A disabled name no listed plugin has (`["context-compactionn", false]`) disables nothing: a typo
+  // that would leave the plugin running unnoticed.
+  const unknownDisabled = disabled.filter((name) => !byName.has(name));
   for (const name of disabled) byName.delete(name);
-  return [...byName.values()];
+  return { prepared: [...byName.values()], listedNames, unknownDisabled };
 }
 
 /** Checks `kernelApi` and `requires` across the final set. */
@@ -134,6 +142,10 @@ export function checkCompatibility(prepared: PreparedPlugin[], apiVersion: strin
           { plugin: plugin.name, file: source },
         );
   }
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Reads a dotted config key (`context.rolling`) from the config. */
@@ -173,9 +185,11 @@ export function resolveOptions(
   }
   if (!validate(options)) {
     const base = plugin.configKey ? `/${plugin.configKey.split('.').join('/')}` : `plugins[${plugin.name}]`;
-    const lines = describeSchemaErrors(validate.errors, options, base);
-    // Name the file that set the offending value, not the one that first created the section.
-    const file = plugin.configKey ? sourceOf(base + (validate.errors?.[0]?.instancePath ?? '')) : prepared.listedIn;
+    const lines = describeSchemaErrors(validate.errors, options, base, plugin.optionsSchema);
+    // Name the file that set the offending value (an unknown key: the key itself), not the one that first created the section.
+    const first = validate.errors?.[0];
+    const unknownKey = first?.keyword === 'additionalProperties' ? `/${escapePointer((first.params as { additionalProperty: string }).additionalProperty)}` : '';
+    const file = plugin.configKey ? sourceOf(base + (first?.instancePath ?? '') + unknownKey) : prepared.listedIn;
     throw new ConfigError(
       'ASSISTANT_PLUGIN_OPTIONS_INVALID',
       `invalid options for plugin "${plugin.name}" in ${file}:\n  ${lines.join('\n  ')}`,

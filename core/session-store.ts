@@ -1,4 +1,4 @@
-import { AssistantError } from './errors.js';
+import { AssistantError, isAssistantError } from './errors.js';
 import { Stage, type Hooks } from './hooks.js';
 import type { ResolvedConfig } from './types/config.js';
 import type { SessionStore } from './types/session.js';
@@ -31,7 +31,24 @@ export function selectStore(hooks: Hooks, config: ResolvedConfig, known: Set<str
  * Forwards `persist` and `loadSession` to the selected store, so a store plugin only has to
  * provide a `SessionStore`. Installed only when the config selects a store.
  */
-export function bridgeStore(hooks: Hooks, store: () => SessionStore): void {
-  hooks.persist.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (event, info) => store().append(event, info));
-  hooks.loadSession.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (lookup) => store().load(lookup));
+export function bridgeStore(hooks: Hooks, store: () => SessionStore, owner: () => string | undefined): void {
+  hooks.persist.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (event, info) => attributed(() => store().append(event, info), owner));
+  hooks.loadSession.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (lookup) => attributed(() => store().load(lookup), owner));
+}
+
+/**
+ * Runs a store call so its own coded error (a `SessionError`, or the selection's ASSISTANT_STORE_UNKNOWN)
+ * reaches the caller with its code, attributed to the store's plugin rather than to this bridge.
+ */
+async function attributed<T>(call: () => Promise<T>, owner: () => string | undefined): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isAssistantError(error) && !error.plugin) {
+      const plugin = owner();
+      if (plugin) Object.defineProperty(error, 'plugin', { value: plugin, enumerable: true });
+      else Object.defineProperty(error, 'plugin', { value: 'session-store', enumerable: true });
+    }
+    throw error;
+  }
 }

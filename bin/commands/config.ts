@@ -1,10 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, isAssistantError } from '../../core/errors.js';
-import { checkContextStrategy } from '../../core/context/strategy.js';
-import type { Kernel } from '../../core/kernel-types.js';
-import { selectedStoreName } from '../../core/session-store.js';
+import { ConfigError } from '../../core/errors.js';
 import { createKernel } from '../../core/kernel.js';
 import { boot, loadConfigFor, type CommonFlags } from '../boot.js';
 import { STARTER_CONFIG } from './starter-config.js';
@@ -20,21 +17,6 @@ function sourceOf(sources: Record<string, string>, pointer: string): string {
     if (sources[p]) return sources[p]!;
     if (!p) return 'defaults';
   }
-}
-
-/**
- * What a run selects by name must exist, and the provider's own options must be valid: the checks a
- * run would make on first use. Creating the provider and store loads no SDK and connects nowhere;
- * a missing key is not a configuration error (it lives in the environment: `assistant doctor`).
- */
-function checkSelections(kernel: Kernel): void {
-  try {
-    kernel.provider();
-  } catch (error) {
-    if (!(isAssistantError(error) && error.code === 'ASSISTANT_PROVIDER_NOT_CONFIGURED')) throw error;
-  }
-  if (selectedStoreName(kernel.resolvedConfig)) kernel.store();
-  checkContextStrategy(kernel);
 }
 
 /** `assistant config show | validate | init`. */
@@ -70,8 +52,8 @@ export function registerConfigCommands(program: Command, exit: { code: number })
     .description('check the configuration and every plugin option; exit 0 when valid')
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonFlags>();
+      // boot() checks what the config selects by name (provider options, store, strategy) too.
       const kernel = await boot(opts, true);
-      checkSelections(kernel);
       const files = kernel.resolvedConfig.files;
       process.stdout.write(`configuration is valid (${files.length ? files.join(', ') : 'built-in defaults only'}; ${kernel.plugins.length} plugins)\n`);
     });
@@ -92,7 +74,7 @@ export function registerConfigCommands(program: Command, exit: { code: number })
         throw new ConfigError('ASSISTANT_CONFIG_WRITE_FAILED', `cannot write ${file}: ${(cause as Error).message}`, { file, cause });
       }
       // The starter must itself be valid: check it the way a run would.
-      await createKernel({ config: await loadConfigFor({ ...opts, cwd: dir }), headless: true });
+      await createKernel({ config: await loadConfigFor({ ...opts, cwd: dir }), headless: true, checkSelections: true });
       process.stdout.write(`wrote ${file}\n`);
       exit.code = 0;
     });

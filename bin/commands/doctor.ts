@@ -49,11 +49,12 @@ export function registerDoctorCommand(program: Command, exit: { code: number }):
             checks.push({ name: check.name, ok: false, detail: `the check failed: ${formatError(error)}` });
           }
         }
+        // Without a working provider nothing can run: that fails the doctor, whatever else is fine.
         try {
           const provider = kernel.provider();
           checks.push({ name: 'provider', ok: true, detail: `${provider.name}, model ${kernel.config.provider?.model ?? '(provider default)'}` });
         } catch (error) {
-          checks.push({ name: 'provider', ok: false, detail: formatError(error) });
+          checks.push({ name: 'provider', ok: false, detail: `${providerName ?? '(none selected)'}: ${formatError(error)}`, fatal: true });
         }
       } catch (error) {
         checks.push({ name: 'config', ok: false, detail: formatError(error), fatal: true });
@@ -71,7 +72,6 @@ export function registerDoctorCommand(program: Command, exit: { code: number }):
         ok: present.length > 0,
         detail: present.length ? `set: ${present.join(', ')}` : 'none of ANTHROPIC_API_KEY, OPENAI_API_KEY, ANTHROPIC_BASE_URL, OPENAI_BASE_URL is set (a local Ollama / LM Studio server works too: provider.baseURL)',
       });
-      if (providerName) checks.push({ name: 'selected provider', ok: true, detail: providerName });
       const rg = versionOf('rg', ['--version']);
       checks.push({ name: 'ripgrep', ok: !!rg, detail: rg ?? 'not found: Grep uses the built-in scanner (slower on big trees)' });
       const git = versionOf('git', ['--version']);

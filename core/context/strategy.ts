@@ -1,6 +1,7 @@
 import { ContextError } from '../errors.js';
 import { Stage } from '../hooks.js';
-import { sourceFor } from '../kernel.js';
+import { sourceFor } from '../util/config-source.js';
+import { didYouMean } from '../util/close-matches.js';
 import type { Kernel } from '../kernel-types.js';
 import type { ContextReason, ContextView } from '../types/context.js';
 
@@ -25,9 +26,18 @@ export function tapContextStrategy(
   name: string,
   strategy: (view: ContextView, reason: ContextReason) => Promise<ContextView>,
 ): boolean {
+  offered(kernel).add(name);
   if (selectedContextStrategy(kernel) !== name) return false;
   kernel.hooks.context.tapPromise({ name: contextStrategyTapName(name), stage: Stage.FIRST }, strategy);
   return true;
+}
+
+/** The strategies each kernel's plugins offer, selected or not (for the suggestion when the config names none of them). */
+const strategiesOffered = new WeakMap<Kernel, Set<string>>();
+function offered(kernel: Kernel): Set<string> {
+  let names = strategiesOffered.get(kernel);
+  if (!names) strategiesOffered.set(kernel, (names = new Set()));
+  return names;
 }
 
 /** Fails when `context.strategy` names a strategy no loaded plugin tapped. */
@@ -36,12 +46,12 @@ export function checkContextStrategy(kernel: Kernel): void {
   if (!selected) return;
   const taps = kernel.hooks.context.taps;
   if (taps.some((t) => t.name === contextStrategyTapName(selected))) return;
-  const known = taps.filter((t) => t.name.startsWith('context-strategy:')).map((t) => t.name.slice('context-strategy:'.length));
+  const known = [...offered(kernel)].sort();
   throw new ContextError(
     'ASSISTANT_CONTEXT_STRATEGY_UNKNOWN',
-    `context.strategy is "${selected}" but no loaded plugin provides that strategy (set in ${sourceFor(kernel.resolvedConfig, '/context/strategy')}); the built-ins are compaction, rolling and static` +
-      (known.length ? ` (loaded: ${known.join(', ')})` : '') +
-      ', or add the plugin that provides it to plugins',
+    `context.strategy is "${selected}" but no loaded plugin provides that strategy (set in ${sourceFor(kernel.resolvedConfig, '/context/strategy')})${didYouMean(selected, known)}; ` +
+      (known.length ? `available: ${known.join(', ')}` : 'no loaded plugin offers a strategy') +
+      ' (the built-ins are compaction, rolling and static; a strategy from another package needs its plugin in plugins)',
   );
 }
 

@@ -83,7 +83,7 @@ export function validateProviderOptions<T extends CommonProviderOptions>(setting
   const options = structuredClone(settings.options);
   const validate = compileSchema(schema);
   if (!validate(options)) {
-    const lines = describeSchemaErrors(validate.errors, options, '/provider');
+    const lines = describeSchemaErrors(validate.errors, options, '/provider', suggestable(schema));
     const first = validate.errors?.[0];
     const unknownKey = first?.keyword === 'additionalProperties' ? `/${(first.params as { additionalProperty: string }).additionalProperty}` : '';
     const file = settings.sourceOf?.(`/provider${first?.instancePath ?? ''}${unknownKey}`);
@@ -94,6 +94,12 @@ export function validateProviderOptions<T extends CommonProviderOptions>(setting
     );
   }
   return options as T;
+}
+
+/** The schema as seen for suggestions: `name` and `model` sit beside the options under `provider:` (`nmae` → `name`). */
+function suggestable(schema: JsonSchema): JsonSchema {
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  return { ...(schema as object), properties: { name: {}, model: {}, ...properties } } as JsonSchema;
 }
 
 /** The retry policy the options ask for. */

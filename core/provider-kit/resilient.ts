@@ -40,7 +40,7 @@ function childController(parent?: AbortSignal): { controller: AbortController; r
 function nextDelay(error: ProviderError, tries: number, policy: RetryPolicy): number {
   if (!error.retryable) throw error;
   if (tries > policy.attempts)
-    throw new ProviderError(error.code, `${error.message} (gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}; provider.retries.attempts is ${policy.attempts})`, {
+    throw new ProviderError(error.code, `${error.message} (${gaveUp(tries, policy.attempts)})`, {
       cause: error,
       status: error.status,
     });
@@ -52,6 +52,12 @@ function nextDelay(error: ProviderError, tries: number, policy: RetryPolicy): nu
       { cause: error, status: error.status },
     );
   return delay;
+}
+
+/** "gave up after 6 tries: the first and 5 retries; provider.retries.attempts is 5": `attempts` counts retries, not tries. */
+function gaveUp(tries: number, attempts: number): string {
+  const retries = tries - 1;
+  return `gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the first and ${retries} ${retries === 1 ? 'retry' : 'retries'}; provider.retries.attempts is ${attempts}`;
 }
 
 function toProviderError(raw: unknown, options: ResilienceOptions): ProviderError {

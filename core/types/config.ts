@@ -93,6 +93,8 @@ export interface ResolvedConfig {
   plugins: ResolvedPluginEntry[];
   /** Plugin names disabled with `false`. */
   disabled: string[];
+  /** For each disabled name, the file (or `defaults` / `flags`) that disabled it. */
+  disabledIn?: Record<string, string>;
   /** JSON pointer (`/provider/model`) → the file, `defaults` or `flags` that set it. */
   sources: Record<string, string>;
   /** The config files that were read, lowest layer first. */

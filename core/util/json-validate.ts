@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types/json-schema.js';
 import { stableJson } from './stable-json.js';
+import { didYouMean } from './close-matches.js';
 
 const requireHere = createRequire(import.meta.url);
 const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true } as const;
@@ -58,6 +59,8 @@ export function describeSchemaErrors(
   errors: readonly ErrorObject[] | null | undefined,
   data: unknown,
   basePath = '',
+  /** The schema validated against: an unknown key then names the known key it is closest to. */
+  schema?: JsonSchema,
 ): string[] {
   if (!errors) return [];
   const lines: string[] = [];
@@ -70,7 +73,7 @@ export function describeSchemaErrors(
     if (e.keyword === 'additionalProperties') {
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       path = `${path}/${extra}`;
-      what = 'is not a known key';
+      what = `is not a known key${schema ? didYouMean(extra, knownKeys(schema, e.schemaPath)) : ''}`;
     } else if (e.keyword === 'required') {
       what = `must have the key "${(e.params as { missingProperty: string }).missingProperty}"`;
     } else if (e.keyword === 'enum') {
@@ -86,6 +89,18 @@ export function describeSchemaErrors(
     }
   }
   return lines;
+}
+
+/** The keys declared beside an `additionalProperties` the error's schema path points at (none when it cannot be followed). */
+function knownKeys(schema: JsonSchema, schemaPath: string): string[] {
+  if (!schemaPath.startsWith('#/')) return [];
+  let node: unknown = schema;
+  for (const raw of schemaPath.split('/').slice(1, -1)) {
+    if (node === null || typeof node !== 'object') return [];
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  const properties = node && typeof node === 'object' ? (node as { properties?: unknown }).properties : undefined;
+  return properties && typeof properties === 'object' ? Object.keys(properties) : [];
 }
 
 /** Reads the value at a JSON pointer. */
@@ -109,5 +124,5 @@ function preview(value: unknown): string {
 /** What is wrong with `value` against `schema`, one readable line per problem (empty when it is valid). Fills in defaults. */
 export function schemaProblems(schema: JsonSchema, value: unknown, basePath = ''): string[] {
   const validate = compileSchema(schema);
-  return validate(value) ? [] : describeSchemaErrors(validate.errors, value, basePath);
+  return validate(value) ? [] : describeSchemaErrors(validate.errors, value, basePath, schema);
 }

@@ -1,9 +1,10 @@
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync, readSync } from 'node:fs';
 import { displayPath, escapeDeceptive, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
 import { checksum, decodeText, looksBinary, statOrUndefined } from './file-io.js';
 import { describeBinary, imageType } from './file-kinds.js';
 import { refusedResult } from './checked-write.js';
 import { boundaryFor, isRefusal, openChecked } from './fs-guard.js';
+import { readLineRange } from './read-range.js';
 
 /** Files larger than this are refused whole: a model cannot use 10 MB of text in one go anyway. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
@@ -37,11 +38,16 @@ export async function run(task: WorkerTask): Promise<ToolResult> {
   }
   let bytes: Buffer;
   try {
-    if (opened.stats.size > MAX_READ_BYTES)
-      return errorResult(
-        'ASSISTANT_TOOL_FAILED',
-        `${shown} is ${(opened.stats.size / 1024 / 1024).toFixed(1)} MB; Read handles files up to 10 MB. Search it with Grep, or look at a part with Bash (head, tail, sed -n).`,
-      );
+    if (opened.stats.size > MAX_READ_BYTES) {
+      const size = `${(opened.stats.size / 1024 / 1024).toFixed(1)} MB`;
+      if (input.offset === undefined && input.limit === undefined)
+        return errorResult(
+          'ASSISTANT_TOOL_FAILED',
+          `${shown} is ${size}; Read handles files up to 10 MB whole. Pass offset and limit to read some of its lines, or search it with Grep.`,
+        );
+      // A slice of a huge file: the file was opened (and checked) once, its lines are streamed from that descriptor.
+      return readSlice(opened.fd, shown, path, size, input);
+    }
     bytes = readFileSync(opened.fd);
   } finally {
     closeSync(opened.fd);
@@ -86,5 +92,40 @@ export async function run(task: WorkerTask): Promise<ToolResult> {
     lines: last - first + 1,
     firstLine: first,
     lastLine: last,
+  });
+}
+
+/** Lines of a file over MAX_READ_BYTES: streamed, never read whole (so no checksum: Edit cannot take it from here). */
+function readSlice(fd: number, shown: string, file: string, size: string, input: ReadInput): ToolResult {
+  const head = Buffer.alloc(8192);
+  const headBytes = head.subarray(0, readSync(fd, head, 0, head.length, 0));
+  if (looksBinary(headBytes) || imageType(headBytes)) return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is ${size} and not text; Read shows lines of text files only.`);
+  if (headBytes[0] === 0xfe || headBytes[0] === 0xff)
+    return errorResult('ASSISTANT_TOOL_FAILED', `${shown} is ${size} of UTF-16 text, which Read cannot stream by lines; search it with Grep.`);
+  const first = input.offset ?? 1;
+  const range = readLineRange(fd, first, input.limit ?? DEFAULT_LINES, MAX_LINE_CHARS * 4, MAX_READ_BYTES);
+  if (!range.lines.length)
+    return errorResult('ASSISTANT_TOOL_FAILED', `offset ${first} is past the end of ${shown}, which has ${range.total} line${range.total === 1 ? '' : 's'}.`);
+  if (first === 1) range.lines[0]!.text = range.lines[0]!.text.replace(/^\uFEFF/, '');
+  const last = first + range.lines.length - 1;
+  const width = Math.max(6, String(last).length);
+  const out = range.lines.map(({ text, bytes }, i) => {
+    const line = text.length > MAX_LINE_CHARS || bytes > MAX_LINE_CHARS * 4 ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${bytes} bytes]` : text;
+    return `${String(first + i).padStart(width)}\t${line}`;
+  });
+  const notes: string[] = [];
+  if (range.latin1) notes.push('(Some lines are not valid UTF-8; they were decoded as Latin-1.)');
+  notes.push(
+    range.total === undefined
+      ? `(Showing lines ${first}-${last} of a ${size} file. Call Read with offset=${last + 1} to read on.)`
+      : `(Showing lines ${first}-${last} of ${range.total}.)`,
+  );
+  return textResult(`${out.join('\n')}\n\n${notes.join('\n')}`, {
+    file,
+    kind: 'text',
+    lines: range.lines.length,
+    firstLine: first,
+    lastLine: last,
+    ...(range.total === undefined ? {} : { totalLines: range.total }),
   });
 }

@@ -154,10 +154,10 @@ describe('assistant plugins / doctor / --version', () => {
     expect(code).toBe(0);
   });
 
-  it('doctor works with no key at all and reports what is missing', async () => {
+  it('doctor works with no key at all and reports what is missing (the provider cannot run: exit 1)', async () => {
     const dir = makeProject();
     const r = await runCli(['--trust-project', 'doctor'], { cwd: dir, env });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/ok\s+node: v\d+/);
     expect(r.stdout).toContain('provider keys: none of ANTHROPIC_API_KEY');
   });

@@ -106,7 +106,7 @@ describe('assistant -p with shell hooks', () => {
     const r = await runHeadless(llm.server, dir, ['--trust-project', 'my API key is sk-123, use it']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: the prompt was blocked by the UserPromptSubmit hook \`${guard}\`: no keys in prompts\n`);
+    expect(r.stderr).toBe(`ASSISTANT_HOOK_BLOCKED: the prompt was blocked by the UserPromptSubmit hook \`${guard}\`: no keys in prompts\n`);
     expect(llm.server.requests).toHaveLength(0);
   });
 });

@@ -50,7 +50,7 @@ describe.each<ProviderName>(['anthropic', 'openai'])('%s', (name) => {
     const provider = await fakeProvider(fake, name, { retries: { attempts: 2, initialDelayMs: 5, jitter: 0 } });
     const { error, events } = await streamError(provider.stream(ask('hi')));
     expect(error.code).toBe('ASSISTANT_PROVIDER_RATE_LIMITED');
-    expect(error.message).toMatch(/overloaded \(529.*gave up after 3 tries; provider\.retries\.attempts is 2/);
+    expect(error.message).toMatch(/overloaded \(529.*gave up after 3 tries: the first and 2 retries; provider\.retries\.attempts is 2\)/);
     expect(retries(events).map((e) => (e as unknown as { delayMs: number }).delayMs)).toEqual([5, 10]);
     expect(fake.requests).toHaveLength(3);
   });
