@@ -50,8 +50,12 @@ export async function loadConfigFor(flags: CommonFlags, ask = false): Promise<Re
   return config;
 }
 
-/** Loads the configuration and applies every configured plugin (no `ready` yet: nothing is started). `askTrust`: the terminal may be asked. */
-export async function boot(flags: CommonFlags, headless: boolean, askTrust = false): Promise<Kernel> {
+/**
+ * Loads the configuration and applies every configured plugin (no `ready` yet: nothing is started).
+ * `askTrust`: the terminal may be asked. `checkSelections`: a misspelt provider, store or strategy
+ * stops the start; off for subcommands that may not need them (`replay` runs with no provider).
+ */
+export async function boot(flags: CommonFlags, headless: boolean, askTrust = false, checkSelections = true): Promise<Kernel> {
   const config = await loadConfigFor(flags, askTrust && !headless);
   return createKernel({
     config,
@@ -60,6 +64,6 @@ export async function boot(flags: CommonFlags, headless: boolean, askTrust = fal
     logFile: process.env.ASSISTANT_LOG_FILE,
     traceHooks: flags.debug,
     // A misspelt provider, store or strategy is a config error at start (exit 2), not a failure at first use.
-    checkSelections: true,
+    checkSelections,
   });
 }

@@ -100,7 +100,8 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const headless = pre.print || !process.stdin.isTTY;
       // Only the interactive session asks about trust; other commands warn.
-      kernel = await boot(pre.flags, headless, !pre.command && Boolean(process.stderr.isTTY && process.stdout.isTTY));
+      // A plugin's subcommand may not need the provider or store (`replay` works offline): only a run checks them at start.
+      kernel = await boot(pre.flags, headless, !pre.command && Boolean(process.stderr.isTTY && process.stdout.isTTY), !pre.command);
     } catch (error) {
       bootError = error;
     }
