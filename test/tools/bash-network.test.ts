@@ -3,33 +3,21 @@
 // command with network only after a person said yes (bypass mode aside), otherwise sandboxed.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Kernel } from '../../dist/core/index.js';
 import { probeSandbox } from '../../dist/plugins/tool-bash/sandbox.js';
 import { makeProject } from '../support/project.js';
-import { kernelFor, mustHaveTools, runOne, text } from './helpers.js';
+import { kernelFor, mustHaveTools, reachableServer, runOne, text } from './helpers.js';
 
 const RUNNER = new URL('./fixtures/bash-runner.mjs', import.meta.url).pathname;
 const probe = probeSandbox();
 if (!probe.available && !mustHaveTools) console.warn(`the Bash network tests are skipped: ${probe.reason}`);
 const sandboxed = describe.skipIf(!probe.available && !mustHaveTools);
 
-let server: Server;
-let url: string;
 const kernels: Kernel[] = [];
-beforeAll(async () => {
-  server = createServer((_req, res) => res.end('reached'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-});
-afterAll(async () => {
-  for (const kernel of kernels.splice(0)) await kernel.shutdown();
-  server.close();
-});
+const server = reachableServer(kernels);
 
-const fetchCommand = () => `node -e "fetch('${url}').then(r => r.text()).then(t => console.log('got ' + t), e => { console.log('net error: ' + (e.cause?.code ?? e.message)); process.exit(1) })"`;
+const fetchCommand = () => `node -e "fetch('${server.url}').then(r => r.text()).then(t => console.log('got ' + t), e => { console.log('net error: ' + (e.cause?.code ?? e.message)); process.exit(1) })"`;
 const lookupCommand = `node -e "require('dns').lookup('registry.npmjs.org', (e) => { if (e) { console.error(e.code); process.exit(1) } })"`;
 
 async function kernelWith(sandbox: unknown, options: { headless?: boolean; approve?: (items: ApprovalRequest[]) => void } = {}) {

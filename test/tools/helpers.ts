@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import type { Kernel, Plugin, ToolBatchContext, ToolCallPart, ToolResultPart, OriginEvent, AssistantConfig } from '../../dist/core/index.js';
@@ -67,3 +70,26 @@ export async function runOne(kernel: Kernel, name: string, input: Record<string,
 
 /** True when a system tool must be present (CI), false when a test may skip without it. */
 export const mustHaveTools = process.env.CI === 'true';
+
+/**
+ * A server on 127.0.0.1 answering "reached", started before the file's tests and closed after them,
+ * together with the kernels the tests created: what sandboxed commands try to reach.
+ */
+export function reachableServer(kernels: Kernel[]): { readonly url: string } {
+  let server: Server | undefined;
+  let url = '';
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.end('reached'));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    for (const kernel of kernels.splice(0)) await kernel.shutdown();
+    server?.close();
+  });
+  return {
+    get url() {
+      return url;
+    },
+  };
+}

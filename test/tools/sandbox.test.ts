@@ -1,16 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Kernel, ToolResultPart } from '../../dist/core/index.js';
 import { probeSandbox, sandboxArgs } from '../../dist/plugins/tool-bash/sandbox.js';
 import { spawnCommand } from '../../dist/plugins/tool-bash/spawn.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
-import { kernelFor, mustHaveTools, runOne, text } from './helpers.js';
+import { kernelFor, mustHaveTools, reachableServer, runOne, text } from './helpers.js';
 import { pollUntil } from '../support/wait.js';
 
 const probe = probeSandbox();
@@ -20,24 +18,14 @@ const sandboxed = describe.skipIf(!probe.available && !mustHaveTools);
 // Outside the project and outside the temp directory (which stays writable): written only when unconfined.
 const outsideRoot = existsSync('/var/tmp') ? '/var/tmp' : tempDir();
 const kernels: Kernel[] = [];
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  server = createServer((_req, res) => res.end('reached'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-});
-afterAll(async () => {
-  for (const kernel of kernels.splice(0)) await kernel.shutdown();
-  server.close();
-});
+const server = reachableServer(kernels);
 
 async function bashIn(root: string, sandbox: unknown) {
   const { kernel } = await kernelFor(root, undefined, { config: { sandbox: sandbox as 'auto' } });
   kernels.push(kernel);
   return (command: string, context = {}) => runOne(kernel, 'Bash', { command }, context);
 }
-const fetchCommand = () => `node -e "fetch('${url}').then(r => r.text()).then(t => console.log('got ' + t), e => console.log('net error: ' + (e.cause?.code ?? e.message)))"`;
+const fetchCommand = () => `node -e "fetch('${server.url}').then(r => r.text()).then(t => console.log('got ' + t), e => console.log('net error: ' + (e.cause?.code ?? e.message)))"`;
 const meta = (result: ToolResultPart) => result.metadata as Record<string, unknown> | undefined;
 
 sandboxed('the Bash sandbox (bubblewrap)', () => {
