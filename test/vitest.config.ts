@@ -9,8 +9,8 @@ const dist = (path: string) => fileURLToPath(new URL(`../dist/${path}`, import.m
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^assistant$/, replacement: dist('core/index.js') },
-      { find: /^assistant\/testing$/, replacement: dist('core/testing/index.js') },
+      { find: /^@assistant-cli\/assistant$/, replacement: dist('core/index.js') },
+      { find: /^@assistant-cli\/assistant\/testing$/, replacement: dist('core/testing/index.js') },
     ],
   },
   test: {

@@ -1,4 +1,5 @@
 import { register } from 'node:module';
+import { PACKAGE_NAME } from '../version.js';
 
 let registered = false;
 
@@ -12,5 +13,5 @@ export function shareRunningAssistant(): void {
   registered = true;
   // Resolving from a file inside the package uses the package's self-reference through its `exports`.
   const selfUrl = new URL('../index.js', import.meta.url).href;
-  register(new URL('./self-reference-hooks.js', import.meta.url).href, { data: { selfUrl } });
+  register(new URL('./self-reference-hooks.js', import.meta.url).href, { data: { selfUrl, packageName: PACKAGE_NAME } });
 }

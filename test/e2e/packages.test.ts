@@ -27,12 +27,12 @@ const apiHits: string[] = [];
 
 /** A plugin package built for a kernel API this assistant does not provide. */
 const FUTURE_PLUGIN = {
-  'package.json': JSON.stringify({ name: 'assistant-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { assistant: '*' } }),
+  'package.json': JSON.stringify({ name: 'assistant-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@assistant-cli/assistant': '*' } }),
   'index.js': "export default { name: 'future', version: '3.0.0', kernelApi: '^2.0.0', apply() {} };\n",
 };
 
-const CONSUMER_OK = `import { definePlugin, Stage, type PermissionDecision } from 'assistant';
-import { createTestKernel, startFakeLlm, type TestKernel } from 'assistant/testing';
+const CONSUMER_OK = `import { definePlugin, Stage, type PermissionDecision } from '@assistant-cli/assistant';
+import { createTestKernel, startFakeLlm, type TestKernel } from '@assistant-cli/assistant/testing';
 
 export default definePlugin<{ level?: number }>({
   name: 'consumer',
@@ -51,7 +51,7 @@ export async function smoke(): Promise<TestKernel> {
 }
 `;
 
-const CONSUMER_TYPO = `import { definePlugin } from 'assistant';
+const CONSUMER_TYPO = `import { definePlugin } from '@assistant-cli/assistant';
 
 export default definePlugin({
   name: 'typo',
@@ -66,7 +66,7 @@ beforeAll(async () => {
   const tarball = await pack(ROOT, project);
   lockOurTarball(project, tarball);
   await npm(['ci', '--offline', '--ignore-scripts'], project);
-  cli = join(project, 'node_modules/assistant/dist/bin/assistant.js');
+  cli = join(project, 'node_modules/@assistant-cli/assistant/dist/bin/assistant.js');
 
   // The examples are built as their authors would, against the installed package's types, then packed.
   const builds = EXAMPLES.map((name) => join(project, 'build', name));
@@ -101,7 +101,7 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   it('ships the compiled entry points with their declarations, and no build cache', () => {
-    const installed = join(project, 'node_modules/assistant');
+    const installed = join(project, 'node_modules/@assistant-cli/assistant');
     for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/index.d.ts', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.js'])
       expect(existsSync(join(installed, file)), file).toBe(true);
     expect(existsSync(join(installed, 'dist/.tsbuildinfo'))).toBe(false);

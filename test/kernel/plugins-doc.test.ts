@@ -1,5 +1,5 @@
 // docs/plugins.md compiles: every ```ts sample is type-checked against the built package's types,
-// as a plugin author's code importing 'assistant' and 'assistant/testing' would be.
+// as a plugin author's code importing '@assistant-cli/assistant' and '@assistant-cli/assistant/testing' would be.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ function tsSamples(markdown: string): Array<{ line: number; code: string }> {
 }
 
 /** A sample that must fail, so a harness that checks nothing cannot pass. */
-const CONTROL = `import { definePlugin } from 'assistant';
+const CONTROL = `import { definePlugin } from '@assistant-cli/assistant';
 export default definePlugin({ name: 'control', apply: (kernel) => kernel.hooks.permision.tap('control', () => undefined) });
 `;
 
@@ -49,7 +49,7 @@ describe('docs/plugins.md', () => {
           lib: ['ES2023'],
           types: ['node'],
           skipLibCheck: true,
-          paths: { assistant: [join(ROOT, 'dist/core/index.d.ts')], 'assistant/testing': [join(ROOT, 'dist/core/testing/index.d.ts')] },
+          paths: { '@assistant-cli/assistant': [join(ROOT, 'dist/core/index.d.ts')], '@assistant-cli/assistant/testing': [join(ROOT, 'dist/core/testing/index.d.ts')] },
         },
         files: [...samples.map((_, i) => `sample-${i}.ts`), 'control.ts'],
       }),

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
-// A plugin written against the public API imports 'assistant'. These projects live in the system's
-// temp folder, outside this repository, so nothing above them can resolve 'assistant' the usual way.
+// A plugin written against the public API imports '@assistant-cli/assistant'. These projects live in the system's
+// temp folder, outside this repository, so nothing above them can resolve '@assistant-cli/assistant' the usual way.
 const plugin = `
-import { definePlugin, PluginError, KERNEL_API_VERSION } from 'assistant';
+import { definePlugin, PluginError, KERNEL_API_VERSION } from '@assistant-cli/assistant';
 export default definePlugin({
   name: 'uses-api',
   version: '0.0.1',
@@ -26,7 +26,7 @@ function project(config: object, extra: Record<string, string> = {}) {
   });
 }
 
-describe("plugins importing 'assistant'", () => {
+describe("plugins importing '@assistant-cli/assistant'", () => {
   it('resolve it to the running copy when the project has none installed (a global install)', async () => {
     const dir = project({ plugins: ['assistant-plugin-uses-api'] });
     const result = await runCli(['--trust-project', 'plugins'], { cwd: dir, env: isolatedEnv() });
@@ -35,12 +35,12 @@ describe("plugins importing 'assistant'", () => {
     expect(result.stdout).toMatch(/^uses-api@0\.0\.1$/m);
   });
 
-  it("get the running copy even when the project installed another 'assistant', so error classes are shared", async () => {
+  it("get the running copy even when the project installed another '@assistant-cli/assistant', so error classes are shared", async () => {
     const dir = project(
       { plugins: [['assistant-plugin-uses-api', { refuse: true }]] },
       {
-        'node_modules/assistant/package.json': JSON.stringify({ name: 'assistant', version: '0.0.0-other', type: 'module', exports: { '.': './index.js' } }),
-        'node_modules/assistant/index.js': "throw new Error('the project copy of assistant was imported');\n",
+        'node_modules/@assistant-cli/assistant/package.json': JSON.stringify({ name: '@assistant-cli/assistant', version: '0.0.0-other', type: 'module', exports: { '.': './index.js' } }),
+        'node_modules/@assistant-cli/assistant/index.js': "throw new Error('the project copy of assistant was imported');\n",
       },
     );
     const result = await runCli(['--trust-project', 'plugins'], { cwd: dir, env: isolatedEnv() });

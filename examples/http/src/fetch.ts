@@ -1,4 +1,4 @@
-import { errorResult, textResult, type ToolResult } from 'assistant';
+import { errorResult, textResult, type ToolResult } from '@assistant-cli/assistant';
 
 /** What one Http call asks for. */
 export interface HttpInput {

@@ -1,4 +1,4 @@
-import { definePlugin, errorResult, Stage, type JsonSchema } from 'assistant';
+import { definePlugin, errorResult, Stage, type JsonSchema } from '@assistant-cli/assistant';
 import { fetchForModel, type HttpInput } from './fetch.js';
 import { HOST_PATTERN, hostAllowed, parseUrl } from './hosts.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestKernel, resultText, type TestKernel } from 'assistant/testing';
+import { createTestKernel, resultText, type TestKernel } from '@assistant-cli/assistant/testing';
 import http from '../src/index.js';
 
 /** A local server standing in for the API the model talks to; it logs what reached it. */

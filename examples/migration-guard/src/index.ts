@@ -1,4 +1,4 @@
-import { definePlugin, messageText, Stage } from 'assistant';
+import { definePlugin, messageText, Stage } from '@assistant-cli/assistant';
 import { guardedTarget } from './targets.js';
 
 /** Options, from `migrationGuard` in .assistantrc (or the plugin's entry in `plugins`). */

@@ -1,5 +1,5 @@
 import { resolve, sep } from 'node:path';
-import { isInside, realPath, type PermissionRequest } from 'assistant';
+import { isInside, realPath, type PermissionRequest } from '@assistant-cli/assistant';
 
 /** A guarded directory a call would touch, and how, in words for the denial. */
 export interface GuardedTarget {

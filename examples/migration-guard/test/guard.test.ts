@@ -1,7 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestKernel, resultText, type TestKernel } from 'assistant/testing';
+import { createTestKernel, resultText, type TestKernel } from '@assistant-cli/assistant/testing';
 import migrationGuard from '../src/index.js';
 
 let t: TestKernel | undefined;

@@ -1,4 +1,4 @@
-import type { Message, ToolCallPart, ToolMessage, ToolResultPart } from 'assistant';
+import type { Message, ToolCallPart, ToolMessage, ToolResultPart } from '@assistant-cli/assistant';
 
 /** How old tool results are cut down. */
 export interface ElideOptions {

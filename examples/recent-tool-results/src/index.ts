@@ -1,4 +1,4 @@
-import { contextNotice, createCacheBreakpointPlanner, definePlugin, tapContextStrategy } from 'assistant';
+import { contextNotice, createCacheBreakpointPlanner, definePlugin, tapContextStrategy } from '@assistant-cli/assistant';
 import { elideOldResults } from './elide.js';
 
 /** Options, from `context.recentToolResults` in .assistantrc (or the plugin's entry in `plugins`). */

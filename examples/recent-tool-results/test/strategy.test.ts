@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Message, ToolResultPart } from 'assistant';
-import { createTestKernel, type TestKernel } from 'assistant/testing';
+import type { Message, ToolResultPart } from '@assistant-cli/assistant';
+import { createTestKernel, type TestKernel } from '@assistant-cli/assistant/testing';
 import recentToolResults from '../src/index.js';
 
 let t: TestKernel | undefined;
