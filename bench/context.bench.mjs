@@ -11,8 +11,8 @@ import { machine, writeSection } from './lib/report.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 const { loadConfig } = await import(new URL('config/load.js', dist).href);
-const { createKernel } = await import(new URL('core/kernel.js', dist).href);
-const { openSession, createRunner } = await import(new URL('core/index.js', dist).href);
+const { createKernel } = await import(new URL('core/kernel/kernel.js', dist).href);
+const { openSession, createRunner } = await import(new URL('core/kits/agent/index.js', dist).href);
 const { testToolsPlugin } = await import('../test/context/support/tools.js');
 const { startFakeLlm } = await import('../test/fake-llm/server.js');
 

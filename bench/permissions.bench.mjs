@@ -46,7 +46,7 @@ const all = [...readOnly, ...corpus('mutating.txt'), ...corpus('blocked.txt'), .
 
 // In-process: the same path the tool pipeline takes.
 const { loadConfig } = await import(dist('config/load.js'));
-const { createKernel } = await import(dist('core/kernel.js'));
+const { createKernel } = await import(dist('core/kernel/kernel.js'));
 const { decidePermission, permissionRequestFor } = await import(dist('core/index.js'));
 const kernel = await createKernel({ config: await loadConfig({ cwd: root, env, noUserConfig: true }), logLevel: 'silent' });
 await kernel.start();

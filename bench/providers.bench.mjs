@@ -63,7 +63,7 @@ async function bareNodeToFirstByte(fake) {
 
 async function providerFor(name, url) {
   const { loadConfig } = await import('../dist/config/load.js');
-  const { createKernel } = await import('../dist/core/kernel.js');
+  const { createKernel } = await import('../dist/core/kernel/kernel.js');
   const dir = mkdtempSync(join(tmpdir(), 'assistant-bench-'));
   writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ provider: { name, baseURL: url } }));
   const kernel = await createKernel({ config: await loadConfig({ cwd: dir, noUserConfig: true, env }), headless: true, logLevel: 'silent' });

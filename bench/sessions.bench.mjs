@@ -7,8 +7,8 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../dist/config/load.js';
-import { createKernel } from '../dist/core/kernel.js';
-import { openSession } from '../dist/core/index.js';
+import { createKernel } from '../dist/core/kernel/kernel.js';
+import { openSession } from '../dist/core/kits/agent/index.js';
 import { machine, median, percentile, writeSection } from './lib/report.mjs';
 
 const TURNS = 500;

@@ -7,7 +7,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { loadConfig } from '../dist/config/load.js';
-import { createKernel } from '../dist/core/kernel.js';
+import { createKernel } from '../dist/core/kernel/kernel.js';
 
 const NOOP = new URL('./fixtures/noop.worker.mjs', import.meta.url).href;
 const allowAll = { name: 'bench-allow', apply: (k) => k.hooks.permission.tapPromise('bench-allow', async () => ({ behavior: 'allow', reason: 'bench', layer: 'bench' })) };

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/load.js';
 import { trustWarning } from '../config/trust.js';
-import { createKernel } from '../core/kernel.js';
-import type { Kernel } from '../core/kernel-types.js';
+import { createKernel } from '../core/kernel/kernel.js';
+import type { Kernel } from '../core/kernel/kernel-types.js';
 import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
 import type { PermissionMode } from '../core/types/permission.js';
 import { askToTrust } from './trust-prompt.js';

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { AssistantError, formatError } from '../core/errors.js';
-import type { Kernel } from '../core/kernel-types.js';
+import { AssistantError, formatError } from '../core/kernel/errors.js';
+import type { Kernel } from '../core/kernel/kernel-types.js';
 import type { CliCommand } from '../core/types/commands.js';
 import { boot, type CommonFlags } from './boot.js';
 import { registerConfigCommands } from './commands/config.js';

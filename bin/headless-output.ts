@@ -1,4 +1,4 @@
-import type { Kernel } from '../core/kernel-types.js';
+import type { Kernel } from '../core/kernel/kernel-types.js';
 import type { AgentLoopResult } from '../core/agent/loop.js';
 import type { OriginEvent } from '../core/types/events.js';
 import type { Usage } from '../core/types/messages.js';

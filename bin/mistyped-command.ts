@@ -1,4 +1,4 @@
-import { AssistantError } from '../core/errors.js';
+import { AssistantError } from '../core/kernel/errors.js';
 
 /**
  * Refuses a prompt that is most likely a mistyped subcommand (`assistant sesions list`): its first

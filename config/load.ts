@@ -4,16 +4,16 @@ import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, extname, join, resolve } from 'node:path';
 import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
-import { ConfigError } from '../core/errors.js';
-import { PROJECT_CONFIG_FILES } from '../core/control-files.js';
+import { ConfigError } from '../core/kernel/errors.js';
+import { PROJECT_CONFIG_FILES } from '../core/kernel/control-files.js';
 import { userDirs } from '../core/util/paths.js';
-import { resolveModule } from '../core/util/resolve-module.js';
+import { resolveModule } from '../core/kernel/resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../core/util/json-validate.js';
 import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
 import { mergeLayers, type ConfigLayer } from './layers.js';
 import { coreConfigSchema } from './schema.js';
 import { defaultLayer } from './defaults.js';
-import { sha256 } from '../core/util/trust-store.js';
+import { sha256 } from '../core/kits/trust/trust-store.js';
 import { applyTrust, checkLocalRules } from './trust.js';
 
 /** File names searched in each directory, first match wins. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { ConfigError } from '../core/errors.js';
-import { readTrust, sha256, trustFile, trustLocalRules, updateTrust } from '../core/util/trust-store.js';
+import { ConfigError } from '../core/kernel/errors.js';
+import { readTrust, sha256, trustFile, trustLocalRules, updateTrust } from '../core/kits/trust/trust-store.js';
 import { stableJson } from '../core/util/stable-json.js';
 import type { AssistantConfig, ProjectTrust } from '../core/types/config.js';
 import type { ConfigLayer } from './layers.js';

@@ -1,7 +1,11 @@
 /**
- * The public plugin API of assistant. Plugins import from here (the package entry) and nowhere else.
+ * The main entry of assistant: what every plugin needs (definePlugin, stages, errors, result and
+ * path helpers, the types) and `createKernel` for embedders. Helpers for particular kinds of plugin
+ * sit behind their own subpath exports: `<pkg>/kits/provider`, `/kits/store`, `/kits/context`,
+ * `/kits/metrics`, `/kits/agent`, `/kits/trust`, and the test kit at `<pkg>/testing`.
  */
-export { definePlugin } from './define-plugin.js';
+export { definePlugin } from './kernel/define-plugin.js';
+export { createKernel, type KernelOptions } from './kernel/kernel.js';
 export {
   Stage,
   type Hooks,
@@ -13,11 +17,10 @@ export {
   type StopContext,
   type SessionOpenSource,
   type SessionOpenInfo,
-} from './hooks.js';
-export type { Kernel, Plugin, PluginContext, LoadedPlugin } from './kernel-types.js';
-export { PROJECT_CONFIG_FILES, createControlFiles, type ControlFile, type ControlFiles, type ControlPath } from './control-files.js';
-export { createSecretMatcher, secretContent, DEFAULT_SECRET_ALLOW, type SecretOptions } from './secret-files.js';
-export { KERNEL_API_VERSION } from './version.js';
+} from './kernel/hooks.js';
+export type { Kernel, Plugin, PluginContext, LoadedPlugin } from './kernel/kernel-types.js';
+export { KERNEL_API_VERSION, PACKAGE_NAME } from './kernel/version.js';
+export { PROJECT_CONFIG_FILES, createControlFiles, type ControlFile, type ControlFiles, type ControlPath } from './kernel/control-files.js';
 export {
   AssistantError,
   ConfigError,
@@ -33,50 +36,21 @@ export {
   type ErrorCode,
   type ErrorOptions,
   type ProviderErrorOptions,
-} from './errors.js';
-export type { Logger, LogLevel } from './logger.js';
+} from './kernel/errors.js';
+export type { Logger, LogLevel } from './kernel/logger.js';
+export { sourceFor } from './kernel/config-source.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
-export { readTrust, updateTrust, revokeTrust, trustLocalRules, trustFile, sha256, type TrustRecord } from './util/trust-store.js';
-export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
-export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from './session-events.js';
 export { currentOwner } from './util/surface.js';
-export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
-export { ago, summaryLine } from './session-format.js';
-export {
-  writeFileAtomic,
-  openJsonlAppender,
-  readJsonl,
-  parseJsonl,
-  ensurePrivateDir,
-  PRIVATE_FILE_MODE,
-  PRIVATE_DIR_MODE,
-  type JsonlAppender,
-  type JsonlContents,
-} from './util/durable-file.js';
-export {
-  createMetricsRegistry,
-  mergeMetrics,
-  histogramQuantile,
-  DURATION_BUCKETS_MS,
-  formatMetrics,
-  type MetricsRegistry,
-  type MetricsSnapshot,
-  type MetricDescription,
-  type MetricLabels,
-  type CounterPoint,
-  type HistogramPoint,
-} from './metrics.js';
+export { stableJson } from './util/stable-json.js';
+export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';
+export { createSecretMatcher, secretContent, DEFAULT_SECRET_ALLOW, type SecretOptions } from './tools/secret-files.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { MCP_SERVER_NAME, parseMcpToolName } from './tools/mcp-names.js';
-export { stableJson } from './util/stable-json.js';
-export { sourceFor } from './util/config-source.js';
-export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';
 export { resolveToolPath, realPath, isInside, displayPath, hasDeceptiveChars, escapeDeceptive } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
 export type { ToolRuntimeOptions } from './tools/runtime.js';
-export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
-export * from './provider-kit/index.js';
+export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './tools/permission.js';
 export * from './types/messages.js';
 export type * from './types/provider.js';
 export type * from './types/tools.js';
@@ -87,29 +61,3 @@ export type * from './types/commands.js';
 export type * from './types/events.js';
 export type * from './types/config.js';
 export type * from './types/json-schema.js';
-export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './agent/loop.js';
-export { createRunner, type AgentRunner, type RunOptions } from './agent/runner.js';
-export { sessionConversation, memoryConversation, type Conversation } from './agent/conversation.js';
-export { createSteeringQueue, type SteeringQueue } from './agent/steering.js';
-export {
-  DEFAULT_MAX_OUTPUT,
-  requestSettings,
-  assembleContextView,
-  buildContextView,
-  assertFitsWindow,
-  type RequestSettings,
-  type ContextViewOptions,
-} from './agent/context-view.js';
-export { createContextLedger, inputTokens, type ContextLedger, type MeasureInput, type SentRequest, type RequestRecord, type LedgerTotals } from './context/ledger.js';
-export { findPrice, costUsd, type ModelPrice, type PriceTable } from './context/pricing.js';
-export {
-  estimateMessageTokens,
-  estimateMessagesTokens,
-  estimateToolTokens,
-  estimateParts,
-  messagePart,
-  TODO_REMINDER_TAG,
-} from './context/estimate.js';
-export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './context/cache-breakpoints.js';
-export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './context/turns.js';
-export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy, contextNotice } from './context/strategy.js';

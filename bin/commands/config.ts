@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/errors.js';
-import { createKernel } from '../../core/kernel.js';
+import { ConfigError } from '../../core/kernel/errors.js';
+import { createKernel } from '../../core/kernel/kernel.js';
 import { boot, loadConfigFor, type CommonFlags } from '../boot.js';
 import { STARTER_CONFIG } from './starter-config.js';
 

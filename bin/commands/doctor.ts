@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
-import { formatError } from '../../core/errors.js';
+import { formatError } from '../../core/kernel/errors.js';
 import { boot, type CommonFlags } from '../boot.js';
 
 interface Check {

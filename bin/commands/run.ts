@@ -1,5 +1,5 @@
-import { AssistantError } from '../../core/errors.js';
-import type { Kernel } from '../../core/kernel-types.js';
+import { AssistantError } from '../../core/kernel/errors.js';
+import type { Kernel } from '../../core/kernel/kernel-types.js';
 import { createRunner, type AgentRunner } from '../../core/agent/runner.js';
 import type { DoneReason } from '../../core/types/events.js';
 import type { CommonFlags } from '../boot.js';

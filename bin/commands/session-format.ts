@@ -1,4 +1,4 @@
-export { ago, summaryLine } from '../../core/session-format.js';
+export { ago, summaryLine } from '../../core/kits/store/session-format.js';
 
 /** Parses `30d`, `12h`, `90m`, `2w`, `45s` into milliseconds; undefined when it is not a duration. */
 export function parseDuration(text: string): number | undefined {

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { AssistantError, SessionError } from '../../core/errors.js';
-import type { Kernel } from '../../core/kernel-types.js';
-import { openSession, type SessionState } from '../../core/session.js';
+import { AssistantError, SessionError } from '../../core/kernel/errors.js';
+import type { Kernel } from '../../core/kernel/kernel-types.js';
+import { openSession, type SessionState } from '../../core/agent/session.js';
 import type { SessionSummary } from '../../core/types/session.js';
 import { summaryLine } from './session-format.js';
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { AssistantError, SessionError } from '../../core/errors.js';
-import type { Kernel } from '../../core/kernel-types.js';
-import { formatMetrics, mergeMetrics, type MetricsSnapshot } from '../../core/metrics.js';
+import { AssistantError, SessionError } from '../../core/kernel/errors.js';
+import type { Kernel } from '../../core/kernel/kernel-types.js';
+import { formatMetrics, mergeMetrics, type MetricsSnapshot } from '../../core/kernel/metrics.js';
 import type { Json } from '../../core/types/json-schema.js';
 import type { SessionSnapshot } from '../../core/types/session.js';
 import { ago, parseDuration, summaryLine } from './session-format.js';

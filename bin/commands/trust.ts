@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.js';
 import { trustRoot } from '../../config/trust.js';
-import { revokeTrust } from '../../core/util/trust-store.js';
+import { revokeTrust } from '../../core/kits/trust/trust-store.js';
 import type { CommonFlags } from '../boot.js';
 
 /** `assistant trust [--revoke] [path]`: trusts (or stops trusting) a project's widening settings, for headless runs. */

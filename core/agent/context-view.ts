@@ -1,9 +1,9 @@
-import { ContextError } from '../errors.js';
-import type { Kernel } from '../kernel-types.js';
+import { ContextError } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel-types.js';
 import type { Message, SystemSection } from '../types/messages.js';
 import type { ToolSpec } from '../types/provider.js';
 import type { ContextReason, ContextView } from '../types/context.js';
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../kernel/errors.js';
 import { checkContextStrategy } from '../context/strategy.js';
 
 /** Output tokens a request reserves when the config sets no `provider.maxTokens`. */

@@ -1,6 +1,6 @@
-import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../errors.js';
-import type { StopContext, TurnContext } from '../hooks.js';
-import type { Kernel } from '../kernel-types.js';
+import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../kernel/errors.js';
+import type { StopContext, TurnContext } from '../kernel/hooks.js';
+import type { Kernel } from '../kernel/kernel-types.js';
 import { addUsage, emptyUsage, messageText, type AssistantMessage, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
 import type { AgentEvent, DoneReason } from '../types/events.js';
 import type { LimitsConfig } from '../types/config.js';

@@ -1,5 +1,5 @@
-import type { Kernel } from '../kernel-types.js';
-import type { SessionState } from '../session.js';
+import type { Kernel } from '../kernel/kernel-types.js';
+import type { SessionState } from './session.js';
 import type { UserMessage } from '../types/messages.js';
 import type { LimitsConfig } from '../types/config.js';
 import { sessionConversation } from './conversation.js';

@@ -1,8 +1,8 @@
-import { ContextError } from '../errors.js';
-import { Stage } from '../hooks.js';
-import { sourceFor } from '../util/config-source.js';
-import { didYouMean } from '../util/close-matches.js';
-import type { Kernel } from '../kernel-types.js';
+import { ContextError } from '../kernel/errors.js';
+import { Stage } from '../kernel/hooks.js';
+import { sourceFor } from '../kernel/config-source.js';
+import { didYouMean } from '../kernel/close-matches.js';
+import type { Kernel } from '../kernel/kernel-types.js';
 import type { ContextReason, ContextView } from '../types/context.js';
 
 /** The tap name of the strategy `name` on the `context` hook; the loop checks the configured one exists. */

@@ -1,4 +1,4 @@
-import type { HookName, Hooks } from '../hooks.js';
+import type { HookName, Hooks } from '../kernel/hooks.js';
 import type { OriginEvent } from '../types/events.js';
 
 /** The hooks a recorder sees: every hook but the keyed maps (`provider`, `sessionStore`). */

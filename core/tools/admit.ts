@@ -1,7 +1,7 @@
-import type { Hooks, TurnContext } from '../hooks.js';
+import type { Hooks, TurnContext } from '../kernel/hooks.js';
 import type { ToolCallPart } from '../types/messages.js';
 import type { ToolBatchContext, ToolDefinition, ToolRegistry, ToolResult } from '../types/tools.js';
-import { closeMatches } from '../util/close-matches.js';
+import { closeMatches } from '../kernel/close-matches.js';
 import { errorResult, thrownResult } from './results.js';
 import type { InputValidators } from './validate.js';
 

@@ -1,5 +1,5 @@
-import type { Hooks } from '../hooks.js';
-import type { Logger } from '../logger.js';
+import type { Hooks } from '../kernel/hooks.js';
+import type { Logger } from '../kernel/logger.js';
 import type { ToolCallPart } from '../types/messages.js';
 import type { LockContext, LockSet, ToolDefinition } from '../types/tools.js';
 import { LOCK_EVERYTHING } from './locks.js';

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ToolError } from '../errors.js';
+import { ToolError } from '../kernel/errors.js';
 
 /** Most symlinks followed while resolving one path, as the OS allows (ELOOP past it). */
 const MAX_LINKS = 40;

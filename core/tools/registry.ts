@@ -1,4 +1,4 @@
-import { PluginError } from '../errors.js';
+import { PluginError } from '../kernel/errors.js';
 import type { ToolDefinition, ToolRegistry } from '../types/tools.js';
 
 /** Both providers accept tool names of this shape. */

@@ -1,4 +1,4 @@
-import { isAssistantError, type ErrorCode } from '../errors.js';
+import { isAssistantError, type ErrorCode } from '../kernel/errors.js';
 import type { Json } from '../types/json-schema.js';
 import type { ToolResultPart } from '../types/messages.js';
 import type { ToolResult } from '../types/tools.js';

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import type { Hooks, TurnContext } from '../hooks.js';
-import type { Logger } from '../logger.js';
-import { decidePermission, permissionRequestFor, resolveApprovals } from '../permission/decide.js';
+import type { Hooks, TurnContext } from '../kernel/hooks.js';
+import type { Logger } from '../kernel/logger.js';
+import { decidePermission, permissionRequestFor, resolveApprovals } from './permission.js';
 import type { EventOrigin, OriginEvent } from '../types/events.js';
 import type { ToolCallPart, ToolResultPart } from '../types/messages.js';
 import type { ApprovalRequest } from '../types/permission.js';

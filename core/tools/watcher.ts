@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { ProjectFiles } from '../types/tools.js';
 import { watchRules } from './ignore-rules.js';
 import type { WatcherMessage } from './watcher-thread.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types/json-schema.js';
 import { stableJson } from './stable-json.js';
-import { didYouMean } from './close-matches.js';
+import { didYouMean } from '../kernel/close-matches.js';
 
 const requireHere = createRequire(import.meta.url);
 const OPTIONS = { allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true } as const;

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import {
-  memoryConversation,
-  runAgentLoop,
-  type AgentLoopResult,
-  type Conversation,
   type Kernel,
   type LimitsConfig,
   type Message,
   type PermissionMode,
   type ToolContext,
 } from '../../core/index.js';
+import { memoryConversation, runAgentLoop, type AgentLoopResult, type Conversation } from '../../core/kits/agent/index.js';
 import { agentMode, DEFAULT_MAX_TURNS, READ_ONLY_TOOLS, type AgentType } from './agent-type.js';
 import { toolMatcher } from './tool-patterns.js';
 

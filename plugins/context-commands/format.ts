@@ -1,4 +1,5 @@
-import type { ContextMeasure, ContextPart, LedgerTotals, ModelPrice, RequestRecord } from '../../core/index.js';
+import type { ContextMeasure, ContextPart } from '../../core/index.js';
+import type { LedgerTotals, ModelPrice, RequestRecord } from '../../core/kits/context/index.js';
 
 const LABELS: Record<ContextPart, string> = {
   system: 'system prompt',

@@ -1,10 +1,6 @@
-import {
-  assembleContextView,
-  buildContextView,
-  definePlugin,
-  requestSettings,
-  sessionConversation,
-} from '../../core/index.js';
+import { definePlugin } from '../../core/index.js';
+import { sessionConversation } from '../../core/kits/agent/index.js';
+import { assembleContextView, buildContextView, requestSettings } from '../../core/kits/context/index.js';
 import { formatContext, formatCost } from './format.js';
 
 const NO_SESSION = 'No session is open yet: send a prompt first.';

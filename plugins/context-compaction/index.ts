@@ -1,20 +1,22 @@
 import {
   ConfigError,
   ContextError,
-  contextNotice,
-  createCacheBreakpointPlanner,
   definePlugin,
-  estimateMessageTokens,
-  estimateParts,
   messageText,
-  previousTurnBoundary,
-  recentTurnsStart,
-  tapContextStrategy,
   type ContextMeasure,
   type ContextReason,
   type ContextView,
   type Message,
 } from '../../core/index.js';
+import {
+  contextNotice,
+  createCacheBreakpointPlanner,
+  estimateMessageTokens,
+  estimateParts,
+  previousTurnBoundary,
+  recentTurnsStart,
+  tapContextStrategy,
+} from '../../core/kits/context/index.js';
 import { pruneToolOutputs, type PruneOptions } from './prune.js';
 import { preservedUserTexts, requestSummary, summaryInstruction, summaryMessage } from './summarize.js';
 

@@ -1,16 +1,18 @@
 import {
   ContextError,
-  contextNotice,
-  createCacheBreakpointPlanner,
   definePlugin,
   messageText,
-  nextTurnBoundary,
-  previousTurnBoundary,
-  tapContextStrategy,
   type ContextView,
   type Message,
   type UserMessage,
 } from '../../core/index.js';
+import {
+  contextNotice,
+  createCacheBreakpointPlanner,
+  nextTurnBoundary,
+  previousTurnBoundary,
+  tapContextStrategy,
+} from '../../core/kits/context/index.js';
 
 interface Options {
   /** Most messages kept in the window. */

@@ -1,4 +1,5 @@
-import { ContextError, contextNotice, createCacheBreakpointPlanner, definePlugin, tapContextStrategy } from '../../core/index.js';
+import { ContextError, definePlugin } from '../../core/index.js';
+import { contextNotice, createCacheBreakpointPlanner, tapContextStrategy } from '../../core/kits/context/index.js';
 
 interface Options {
   /** Share of the usable window at which the user is warned once that the session is filling up. */

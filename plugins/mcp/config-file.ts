@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { ConfigError, writeFileAtomic } from '../../core/index.js';
+import { ConfigError } from '../../core/index.js';
+import { writeFileAtomic } from '../../core/kits/store/index.js';
 
 /** A change to a file's `mcpServers` object: returns false to leave the file as it was. */
 export type ServersEdit = (servers: Record<string, unknown> | undefined) => Record<string, unknown> | undefined | false;

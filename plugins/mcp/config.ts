@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileSchema, describeSchemaErrors, sha256, type Kernel } from '../../core/index.js';
+import { compileSchema, describeSchemaErrors, type Kernel } from '../../core/index.js';
+import { sha256 } from '../../core/kits/trust/index.js';
 import { serverNameProblem } from './names.js';
 import { serverSchema, type ServerConfig } from './schema.js';
 

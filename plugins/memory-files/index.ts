@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import { decidePermission, definePlugin, estimateTextTokens, userDirs, type Kernel, type SystemSection, type TextPart } from '../../core/index.js';
+import { decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart } from '../../core/index.js';
+import { estimateTextTokens } from '../../core/kits/provider/index.js';
 import { directoryChain, isInside, readMemoryFile, repositoryRoot, type MemoryFile, type MemoryScope, type ReadOptions } from './discover.js';
 
 interface Options {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { definePlugin, formatMetrics, Stage, type Json, type MetricsRegistry, type OriginEvent } from '../../core/index.js';
+import { definePlugin, Stage, type Json, type OriginEvent } from '../../core/index.js';
+import { formatMetrics, type MetricsRegistry } from '../../core/kits/metrics/index.js';
 
 interface Options {
   enabled?: boolean;

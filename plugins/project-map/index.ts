@@ -1,4 +1,5 @@
-import { definePlugin, estimateTextTokens, type SystemSection } from '../../core/index.js';
+import { definePlugin, type SystemSection } from '../../core/index.js';
+import { estimateTextTokens } from '../../core/kits/provider/index.js';
 import { renderWithin } from './render.js';
 import { scanProject } from './scan.js';
 

@@ -1,4 +1,5 @@
-import { definePlugin, providerOptionsSchema, validateProviderOptions } from '../../core/index.js';
+import { definePlugin } from '../../core/index.js';
+import { providerOptionsSchema, validateProviderOptions } from '../../core/kits/provider/index.js';
 import { PLUGIN, createAnthropicProvider, type AnthropicOptions } from './provider.js';
 
 const optionsSchema = providerOptionsSchema({ tokenCount: { enum: ['estimate', 'api'] } });

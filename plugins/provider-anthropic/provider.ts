@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { type Logger, type Provider, type ProviderRequest, type ProviderSettings } from '../../core/index.js';
 import {
   classifySdkError,
   countRequestTokens,
@@ -7,11 +8,7 @@ import {
   sdkLogging,
   thinkingBudgetFrom,
   type CommonProviderOptions,
-  type Logger,
-  type Provider,
-  type ProviderRequest,
-  type ProviderSettings,
-} from '../../core/index.js';
+} from '../../core/kits/provider/index.js';
 import { toWireRequest } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
 import { translateMessage, translateStream } from './translate.js';

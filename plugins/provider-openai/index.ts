@@ -1,4 +1,5 @@
-import { definePlugin, providerOptionsSchema, validateProviderOptions } from '../../core/index.js';
+import { definePlugin } from '../../core/index.js';
+import { providerOptionsSchema, validateProviderOptions } from '../../core/kits/provider/index.js';
 import { PLUGIN, createOpenAIProvider, type OpenAIOptions } from './provider.js';
 
 const optionsSchema = providerOptionsSchema({

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { type Logger, type Provider, type ProviderSettings } from '../../core/index.js';
 import {
   classifySdkError,
   countRequestTokens,
@@ -6,10 +7,7 @@ import {
   resolveProviderSetup,
   sdkLogging,
   type CommonProviderOptions,
-  type Logger,
-  type Provider,
-  type ProviderSettings,
-} from '../../core/index.js';
+} from '../../core/kits/provider/index.js';
 import { toWireRequest, type RequestShape } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
 import { tokenCounterFor } from './tokenizer.js';

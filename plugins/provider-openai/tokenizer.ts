@@ -1,4 +1,4 @@
-import { estimateTextTokens, type TextTokenCounter } from '../../core/index.js';
+import { estimateTextTokens, type TextTokenCounter } from '../../core/kits/provider/index.js';
 import { encodingOf } from './models.js';
 
 const loaded = new Map<string, Promise<TextTokenCounter>>();

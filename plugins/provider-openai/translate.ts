@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
-import { ReplyBuilder, WireProtocolError, parseToolInput, type ProviderResponse, type ProviderStreamEvent, type StopReason, type ToolCallPart, type Usage } from '../../core/index.js';
+import { type ProviderResponse, type ProviderStreamEvent, type StopReason, type ToolCallPart, type Usage } from '../../core/index.js';
+import { ReplyBuilder, WireProtocolError, parseToolInput } from '../../core/kits/provider/index.js';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 

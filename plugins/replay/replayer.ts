@@ -1,7 +1,5 @@
 import {
   ProviderError,
-  memoryConversation,
-  runAgentLoop,
   type AssistantMessage,
   type Kernel,
   type Message,
@@ -11,6 +9,7 @@ import {
   type ToolCallPart,
   type ToolResultPart,
 } from '../../core/index.js';
+import { memoryConversation, runAgentLoop } from '../../core/kits/agent/index.js';
 import { compareDigests, digestOf, hashOf, messageHash } from './digest.js';
 import type { RecordingEntry } from './recording.js';
 

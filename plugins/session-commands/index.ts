@@ -1,4 +1,5 @@
-import { definePlugin, formatError, isAssistantError, type AgentRunner, type Kernel, type SlashCommandContext } from '../../core/index.js';
+import { definePlugin, formatError, isAssistantError, type Kernel, type SlashCommandContext } from '../../core/index.js';
+import { type AgentRunner } from '../../core/kits/agent/index.js';
 import { formatSessionList, resumeSession } from './resume.js';
 
 /** How many sessions `/sessions` lists. */

@@ -1,15 +1,13 @@
 import {
   SessionError,
-  createRunner,
   messageText,
-  openSession,
-  summaryLine,
-  type AgentRunner,
   type Kernel,
   type Message,
   type SessionSummary,
   type SlashCommandContext,
 } from '../../core/index.js';
+import { createRunner, openSession, type AgentRunner } from '../../core/kits/agent/index.js';
+import { summaryLine } from '../../core/kits/store/index.js';
 
 const PREVIEW_CHARS = 240;
 

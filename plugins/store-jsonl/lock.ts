@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SessionError, currentOwner, ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE, type SessionOwner } from '../../core/index.js';
+import { SessionError, currentOwner, type SessionOwner } from '../../core/index.js';
+import { ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
 
 /** What a lock file holds: who writes the session, and a token only that writer knows. */
 export interface LockRecord extends SessionOwner {

@@ -2,17 +2,7 @@ import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   SessionError,
-  keyedQueue,
-  pruneSessions,
-  sessionSummary,
-  ensurePrivateDir,
-  openJsonlAppender,
-  readJsonl,
-  applySessionEvent,
-  emptySnapshot,
-  writeFileAtomic,
   type Json,
-  type JsonlAppender,
   type Logger,
   type SessionEvent,
   type SessionInfo,
@@ -22,6 +12,18 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '../../core/index.js';
+import {
+  keyedQueue,
+  pruneSessions,
+  sessionSummary,
+  ensurePrivateDir,
+  openJsonlAppender,
+  readJsonl,
+  applySessionEvent,
+  emptySnapshot,
+  writeFileAtomic,
+  type JsonlAppender,
+} from '../../core/kits/store/index.js';
 import { layout, sessionFiles, sessionIdsIn, filesOf } from './layout.js';
 import { recordEvent, recordProblem } from './records.js';
 import { acquireLock, holderAlive, lostLock, readLock, releaseLock, type LockRecord } from './lock.js';

@@ -1,6 +1,7 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { openJsonlAppender, readJsonl, type Json, type JsonlAppender, type SessionEvent } from '../../core/index.js';
+import { type Json, type SessionEvent } from '../../core/index.js';
+import { openJsonlAppender, readJsonl, type JsonlAppender } from '../../core/kits/store/index.js';
 
 /** What waits in the spool while Redis is unreachable, in the order it happened. */
 export type SpoolEntry =

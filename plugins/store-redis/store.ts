@@ -1,12 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import {
   SessionError,
-  keyedQueue,
-  pruneSessions,
-  sessionSummary,
-  ensurePrivateDir,
   projectHash,
-  snapshotFromEvents,
   type Json,
   type Logger,
   type SessionEvent,
@@ -17,6 +12,13 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '../../core/index.js';
+import {
+  keyedQueue,
+  pruneSessions,
+  sessionSummary,
+  ensurePrivateDir,
+  snapshotFromEvents,
+} from '../../core/kits/store/index.js';
 import { connection, unreachable } from './connection.js';
 import { entryId, keys, seqOf } from './keys.js';
 import { FENCED_XADD, Lease, inUseError, parseLease } from './lease.js';

@@ -1,4 +1,4 @@
-import type { MetricLabels, MetricsSnapshot } from '../../core/index.js';
+import type { MetricLabels, MetricsSnapshot } from '../../core/kits/metrics/index.js';
 
 type AnyValue = { stringValue: string };
 type KeyValue = { key: string; value: AnyValue };

@@ -1,10 +1,6 @@
 import { join } from 'node:path';
 import {
-  createRunner,
-  openSession,
   userDirs,
-  type AgentLoopResult,
-  type AgentRunner,
   type ApprovalAnswer,
   type ApprovalRequest,
   type InteractiveSession,
@@ -13,6 +9,7 @@ import {
   type PermissionMode,
   type SlashCommandContext,
 } from '../../core/index.js';
+import { createRunner, openSession, type AgentLoopResult, type AgentRunner } from '../../core/kits/agent/index.js';
 import { ApprovalController } from './approval/controller.js';
 import { runBuiltin } from './commands/builtin.js';
 import { BUILTIN_COMMANDS, type UiHost } from './commands/host.js';

@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AssistantError, emptyUsage, type AgentLoopResult, type Message, type OriginEvent } from '../../dist/core/index.js';
+import { AssistantError, emptyUsage, type Message, type OriginEvent } from '../../dist/core/index.js';
+import { type AgentLoopResult } from '../../dist/core/kits/agent/index.js';
 import { agentReport } from '../../dist/plugins/agents/report.js';
 import { agentSession, useFakeLlm, firstRequestOf, resultFor, textOf, toolsOffered } from './support.js';
 

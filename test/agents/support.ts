@@ -1,11 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import {
-  createRunner,
-  openSession,
-  type AgentRunner,
   type AssistantConfig,
   type Kernel,
   type OriginEvent,
@@ -14,6 +11,7 @@ import {
   type ToolMessage,
   type ToolResultPart,
 } from '../../dist/core/index.js';
+import { createRunner, openSession, type AgentRunner } from '../../dist/core/kits/agent/index.js';
 import { gitProject } from '../e2e/support.js';
 import { isolatedEnv, tempDir } from '../support/project.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';

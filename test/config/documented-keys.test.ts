@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
 const DOC = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');

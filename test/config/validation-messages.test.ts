@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import { SessionError } from '../../dist/core/errors.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
+import { SessionError } from '../../dist/core/kernel/errors.js';
 import type { SessionEvent, SessionInfo } from '../../core/types/session.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createContextLedger, costUsd, findPrice, type ContextView, type Message } from '../../dist/core/index.js';
+import { type ContextView, type Message } from '../../dist/core/index.js';
+import { createContextLedger, costUsd, findPrice } from '../../dist/core/kits/context/index.js';
 import { agentScript } from './support/agent-script.js';
 import { contextSession, env, runPrompts } from './support/session.js';
 import { makeProject } from '../support/project.js';

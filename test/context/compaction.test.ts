@@ -197,7 +197,8 @@ function replayOf(plan: Array<Array<{ name: string; input: Record<string, unknow
 
 /** Runs the strategy on demand, as `/compact` does. */
 async function compactNow(s: Awaited<ReturnType<typeof contextSession>>, focus?: string) {
-  const { buildContextView, requestSettings, sessionConversation } = await import('../../dist/core/index.js');
+  const { buildContextView, requestSettings } = await import('../../dist/core/kits/context/index.js');
+  const { sessionConversation } = await import('../../dist/core/kits/agent/index.js');
   const conversation = sessionConversation(s.session);
   return buildContextView(s.kernel, {
     messages: s.session.messages,
@@ -208,7 +209,7 @@ async function compactNow(s: Awaited<ReturnType<typeof contextSession>>, focus?:
 
 describe('compaction of a sub-agent conversation', () => {
   it('compacts a private conversation on its own, leaving the session alone', async () => {
-    const { runAgentLoop, memoryConversation } = await import('../../dist/core/index.js');
+    const { runAgentLoop, memoryConversation } = await import('../../dist/core/kits/agent/index.js');
     const explore = agentScript({ turnsPerPrompt: 1000, call: distinctFiles });
     const reply = (request: Parameters<typeof explore>[0], index: number) => (index < 70 ? explore(request, index) : [{ type: 'text', text: 'Explored.' }]);
     const s = await contextSession({ window: WINDOW, rc: rc(), reply, tools: { readSize: 2000 } });

@@ -63,7 +63,7 @@ describe('memory files', () => {
       'packages/other/ASSISTANT.md': 'OTHER rules.',
     });
     const { loadConfig } = await import('../../dist/config/load.js');
-    const { createKernel } = await import('../../dist/core/kernel.js');
+    const { createKernel } = await import('../../dist/core/kernel/kernel.js');
     const { env } = await import('./support/session.js');
     const kernel = await createKernel({ config: await loadConfig({ cwd: join(repo, 'packages/app/src'), env }), headless: true });
     const system = await kernel.hooks.systemPrompt.promise([], { kind: 'turn' });

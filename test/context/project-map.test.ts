@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import { estimateTextTokens } from '../../dist/core/index.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
+import { estimateTextTokens } from '../../dist/core/kits/provider/index.js';
 import { env } from './support/session.js';
 import { makeProject, writeFiles } from '../support/project.js';
 

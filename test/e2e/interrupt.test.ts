@@ -1,7 +1,7 @@
 // Interrupts: aborting a prompt mid-stream or mid-tool keeps the partial output and leaves the
 // session consistent (every tool call has its result), so the next prompt works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRunner } from '../../dist/core/index.js';
+import type { AgentRunner } from '../../dist/core/kits/agent/index.js';
 import { createTestKernel } from '../../dist/core/testing/index.js';
 import { startFakeLlm, type FakeLlm } from './support.js';
 

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptySnapshot, openSession } from '../../dist/core/index.js';
+import { openSession } from '../../dist/core/kits/agent/index.js';
+import { emptySnapshot } from '../../dist/core/kits/store/index.js';
 import { command, hookedAgent, logTo, sharedFakeLlm } from './support.js';
 
 const llm = sharedFakeLlm();

@@ -1,20 +1,18 @@
 // The kernel hooks the shell hooks map to, as a plugin author taps them: `beforeStop` and `sessionOpen`.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import {
-  createRunner,
   definePlugin,
-  openSession,
   type Hooks,
   type Kernel,
   type OriginEvent,
   type Plugin,
   type SessionOpenInfo,
   type SessionOpenSource,
-  type SessionState,
   type StopContext,
 } from '../../dist/core/index.js';
+import { createRunner, openSession, type SessionState } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv } from '../support/project.js';
 import { gitProject, sharedFakeLlm } from '../e2e/support.js';
 

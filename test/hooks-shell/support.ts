@@ -2,17 +2,9 @@ import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import {
-  createRunner,
-  openSession,
-  type AgentRunner,
-  type AssistantConfig,
-  type Kernel,
-  type OriginEvent,
-  type PermissionMode,
-  type SessionState,
-} from '../../dist/core/index.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
+import { type AssistantConfig, type Kernel, type OriginEvent, type PermissionMode } from '../../dist/core/index.js';
+import { createRunner, openSession, type AgentRunner, type SessionState } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv, writeFiles } from '../support/project.js';
 import { gitProject, type FakeLlm } from '../e2e/support.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { DEFAULT_PLUGINS } from '../../dist/config/defaults.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 

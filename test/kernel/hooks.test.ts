@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { Stage, definePlugin, type Kernel, type PermissionDecision, type PermissionRequest, type UserMessage } from '../../dist/core/index.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 

@@ -57,24 +57,47 @@ function importedPackages(source: string): string[] {
     .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
 }
 
+const KITS = ['agent', 'context', 'metrics', 'provider', 'store', 'trust'];
+/** The entry points, as paths under dist/ without the extension. */
+const ENTRIES = ['core/index', 'core/testing/index', ...KITS.map((kit) => `core/kits/${kit}/index`)];
+
+/** The values of the main entry, pinned: adding one is a decision (most helpers belong in a kit). */
+const MAIN_VALUES = [
+  'AssistantError', 'ConfigError', 'ContextError', 'DEFAULT_SECRET_ALLOW', 'ERROR_CODES', 'KERNEL_API_VERSION', 'LOCK_EVERYTHING',
+  'MCP_SERVER_NAME', 'PACKAGE_NAME', 'PROJECT_CONFIG_FILES', 'PermissionError', 'PluginError', 'ProviderError', 'SessionError', 'Stage',
+  'TOOL_NAME', 'ToolError', 'addUsage', 'compileSchema', 'createControlFiles', 'createKernel', 'createSecretMatcher', 'currentOwner',
+  'decidePermission', 'definePlugin', 'describeSchemaErrors', 'displayPath', 'emptyUsage', 'errorResult', 'escapeDeceptive', 'formatError',
+  'hasDeceptiveChars', 'isAssistantError', 'isInside', 'locksConflict', 'messageText', 'parseMcpToolName', 'permissionRequestFor',
+  'projectDataDir', 'projectHash', 'realPath', 'resolveApprovals', 'resolveToolPath', 'resourcesOverlap', 'schemaProblems', 'secretContent',
+  'sourceFor', 'stableJson', 'textResult', 'userDirs',
+].sort();
+
 describe('the public API', () => {
-  it('has an entry point for plugins and one for the test kit, each with its declarations', () => {
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './testing']);
+  it('has a main entry, one subpath per kit and one for the test kit, each with its declarations', () => {
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './kits/agent', './kits/context', './kits/metrics', './kits/provider', './kits/store', './kits/trust', './package.json', './testing']);
     expect(pkg.exports['.']).toEqual({ types: './dist/core/index.d.ts', default: './dist/core/index.js' });
     expect(pkg.exports['./testing']).toEqual({ types: './dist/core/testing/index.d.ts', default: './dist/core/testing/index.js' });
+    for (const kit of KITS) expect(pkg.exports[`./kits/${kit}`]).toEqual({ types: `./dist/core/kits/${kit}/index.d.ts`, default: `./dist/core/kits/${kit}/index.js` });
   });
 
-  it.each(['dist/core/index.d.ts', 'dist/core/testing/index.d.ts'])('documents every export of %s and every member of its types', (entry) => {
+  it.each(ENTRIES.map((entry) => `dist/${entry}.d.ts`))('documents every export of %s and every member of its types', (entry) => {
     expect(undocumented(join(ROOT, entry))).toEqual([]);
   });
 
-  it('lets built-in plugins reach the core only through the public entry point', () => {
+  it('keeps the main entry small: what every plugin needs, and createKernel', async () => {
+    const main = await import(join(ROOT, 'dist/core/index.js'));
+    expect(Object.keys(main).sort()).toEqual(MAIN_VALUES);
+    expect(MAIN_VALUES.length).toBeLessThanOrEqual(60);
+  });
+
+  it('lets built-in plugins reach the core only through the public entry points', () => {
+    const publicEntries = new Set(ENTRIES.map((entry) => join(ROOT, `${entry}.js`)));
     const offenders = filesUnder('plugins', '.ts').flatMap((file) => {
       const source = readFileSync(join(ROOT, file), 'utf8');
       return [...source.matchAll(/from\s*'([^']+)'/g)]
         .map((m) => m[1]!)
         .filter((spec) => spec.startsWith('.') && resolve(ROOT, dirname(file), spec).startsWith(join(ROOT, 'core')))
-        .filter((spec) => resolve(ROOT, dirname(file), spec) !== join(ROOT, 'core/index.js'))
+        .filter((spec) => !publicEntries.has(resolve(ROOT, dirname(file), spec)))
         .map((spec) => `${file}: ${spec}`);
     });
     expect(offenders).toEqual([]);
@@ -83,8 +106,8 @@ describe('the public API', () => {
   it('lets the example plugins import only the package entry points', () => {
     const offenders = filesUnder('examples', '.ts')
       .filter((file) => !file.includes('node_modules') && !file.includes('/dist/'))
-      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from\s*'(assistant[^']*)'/g)].map((m) => `${file}: ${m[1]}`))
-      .filter((line) => !/: assistant(\/testing)?$/.test(line));
+      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from\s*'((?:@assistant-cli\/)?assistant[^']*)'/g)].map((m) => `${file}: ${m[1]}`))
+      .filter((line) => !/: @assistant-cli\/assistant(\/testing|\/kits\/[a-z]+)?$/.test(line));
     expect(offenders).toEqual([]);
   });
 

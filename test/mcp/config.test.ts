@@ -1,7 +1,7 @@
 // mcpServers in .assistantrc and .mcp.json: validation, ${VAR} expansion, naming.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { assignNames, qualifiedName } from '../../dist/plugins/mcp/names.js';
 import { expandServer } from '../../dist/plugins/mcp/expand.js';
 import { isolatedEnv, makeProject } from '../support/project.js';

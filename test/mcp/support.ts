@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import type { AssistantConfig, Kernel, OriginEvent, PermissionMode, ToolCallPart, ToolResultPart } from '../../dist/core/index.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 

@@ -1,6 +1,7 @@
 // An MCP prompt typed as a slash command in the real terminal UI becomes the next prompt.
 import { describe, expect, it } from 'vitest';
-import { messageText, openSession, type OriginEvent } from '../../dist/core/index.js';
+import { messageText, type OriginEvent } from '../../dist/core/index.js';
+import { openSession } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { bootKernel, scriptedConfig, startAppOn } from '../ui/support.js';
 import { FIXTURE, nodeServer } from './support.js';

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import type { Provider, ProviderRequest, ProviderStreamEvent, Message } from '../../dist/core/index.js';
 import { makeProject } from '../support/project.js';
 import { startFakeLlm, type FakeLlm } from '../../dist/core/testing/index.js';

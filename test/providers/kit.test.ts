@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { ProviderError, type ProviderStreamEvent } from '../../dist/core/index.js';
 import {
   DEFAULT_RETRY_POLICY,
   ReplyBuilder,
@@ -14,9 +15,7 @@ import {
   resilientStream,
   retryDelay,
   withIdleTimeout,
-  ProviderError,
-  type ProviderStreamEvent,
-} from '../../dist/core/index.js';
+} from '../../dist/core/kits/provider/index.js';
 import { ask } from './helpers.js';
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });

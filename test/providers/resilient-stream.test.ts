@@ -1,7 +1,8 @@
 // resilientStream, the kit piece every provider plugin streams through, fed by a plain generator the
 // way a third-party adapter would feed it: what a broken attempt is, and what the caller is told.
 import { describe, expect, it } from 'vitest';
-import { ProviderError, ReplyBuilder, resilientStream, type ProviderStreamEvent } from '../../dist/core/index.js';
+import { ProviderError, type ProviderStreamEvent } from '../../dist/core/index.js';
+import { ReplyBuilder, resilientStream } from '../../dist/core/kits/provider/index.js';
 
 const POLICY = { attempts: 2, initialDelayMs: 1, factor: 1, maxDelayMs: 1, maxRetryAfterMs: 1000, jitter: 0 };
 

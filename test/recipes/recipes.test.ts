@@ -7,16 +7,15 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import {
-  createRunner,
   decidePermission,
-  openSession,
   permissionRequestFor,
   type AssistantConfig,
   type Kernel,
   type PermissionDecision,
 } from '../../dist/core/index.js';
+import { createRunner, openSession } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv } from '../support/project.js';
 import { runCli } from '../support/cli.js';
 import { gitProject, sharedFakeLlm } from '../e2e/support.js';

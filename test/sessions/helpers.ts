@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import type { AssistantConfig, Kernel } from '../../dist/core/index.js';
 import { isolatedEnv, makeProject, writeFiles } from '../support/project.js';
 import { CLI, type CliResult } from '../support/cli.js';

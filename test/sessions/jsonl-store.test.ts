@@ -2,7 +2,8 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSession, projectDataDir, type Kernel, type Message, type SessionState } from '../../dist/core/index.js';
+import { projectDataDir, type Kernel, type Message } from '../../dist/core/index.js';
+import { openSession, type SessionState } from '../../dist/core/kits/agent/index.js';
 import { kernelFor } from './helpers.js';
 import { makeProject, tempDir } from '../support/project.js';
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createRunner, openSession } from '../../dist/core/index.js';
+import { createRunner, openSession } from '../../dist/core/kits/agent/index.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, tempDir } from '../support/project.js';
 import { kernelFor, scriptedProject } from './helpers.js';

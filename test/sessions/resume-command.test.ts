@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSession, type Kernel } from '../../dist/core/index.js';
+import { type Kernel } from '../../dist/core/index.js';
+import { openSession } from '../../dist/core/kits/agent/index.js';
 import { stripAnsi } from '../../dist/plugins/ui-terminal/terminal/width.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv } from '../support/project.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import type { Kernel, Plugin, ToolBatchContext, ToolCallPart, ToolResultPart, OriginEvent, AssistantConfig } from '../../dist/core/index.js';
 import type { ToolRuntimeOptions } from '../../dist/core/index.js';
 

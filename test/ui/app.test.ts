@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openSession, type ApprovalRequest } from '../../dist/core/index.js';
+import { type ApprovalRequest } from '../../dist/core/index.js';
+import { openSession } from '../../dist/core/kits/agent/index.js';
 import { INTERRUPT_MESSAGE } from '../../dist/plugins/ui-terminal/approval/prompt.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { bootKernel, scriptedConfig, startAppOn } from './support.js';

@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
-import { createRunner, openSession, type Kernel, type SessionState } from '../../dist/core/index.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
+import { type Kernel } from '../../dist/core/index.js';
+import { createRunner, openSession, type SessionState } from '../../dist/core/kits/agent/index.js';
 import { TerminalApp } from '../../dist/plugins/ui-terminal/app.js';
 import { PATIENT_MS, pollUntil } from '../support/wait.js';
 

@@ -1,4 +1,5 @@
-import type { AgentRunner, Kernel, PermissionMode, Usage } from '../../../core/index.js';
+import type { Kernel, PermissionMode, Usage } from '../../../core/index.js';
+import type { AgentRunner } from '../../../core/kits/agent/index.js';
 import type { Style } from '../terminal/style.js';
 
 /** What the built-in slash commands need from the running terminal UI. */

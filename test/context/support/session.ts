@@ -1,6 +1,7 @@
 import { loadConfig } from '../../../dist/config/load.js';
-import { createKernel } from '../../../dist/core/kernel.js';
-import { createRunner, openSession, type Kernel, type OriginEvent, type Plugin, type SessionEvent } from '../../../dist/core/index.js';
+import { createKernel } from '../../../dist/core/kernel/kernel.js';
+import { type Kernel, type OriginEvent, type Plugin, type SessionEvent } from '../../../dist/core/index.js';
+import { createRunner, openSession } from '../../../dist/core/kits/agent/index.js';
 import { isolatedEnv, makeProject } from '../../support/project.js';
 import { scriptedProvider } from './scripted-provider.js';
 import { installToolRunner, testToolsPlugin } from './tools.js';

@@ -1,0 +1,26 @@
+/**
+ * Helpers for context strategies and context tooling (`<pkg>/kits/context`): token estimates, cache
+ * breakpoints, turn boundaries, the strategy tap, the request ledger and prices, and the context view.
+ */
+export {
+  estimateMessageTokens,
+  estimateMessagesTokens,
+  estimateToolTokens,
+  estimateParts,
+  messagePart,
+  TODO_REMINDER_TAG,
+} from './estimate.js';
+export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './cache-breakpoints.js';
+export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './turns.js';
+export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy, contextNotice } from '../../context/strategy.js';
+export { createContextLedger, inputTokens, type ContextLedger, type MeasureInput, type SentRequest, type RequestRecord, type LedgerTotals } from '../../context/ledger.js';
+export { findPrice, costUsd, type ModelPrice, type PriceTable } from '../../context/pricing.js';
+export {
+  DEFAULT_MAX_OUTPUT,
+  requestSettings,
+  assembleContextView,
+  buildContextView,
+  assertFitsWindow,
+  type RequestSettings,
+  type ContextViewOptions,
+} from '../../agent/context-view.js';

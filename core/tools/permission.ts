@@ -1,0 +1,101 @@
+import { isAssistantError } from '../kernel/errors.js';
+import type { Hooks } from '../kernel/hooks.js';
+import type { ToolCallPart } from '../types/messages.js';
+import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionMode, PermissionRequest } from '../types/permission.js';
+import type { ToolDefinition } from '../types/tools.js';
+
+/** Where a call is judged. */
+export interface PermissionScope {
+  /** The project root. */
+  projectRoot: string;
+  /** The directory relative paths are taken from. */
+  cwd: string;
+  /** The permission mode in force. */
+  mode: PermissionMode;
+  /** No one can approve: `ask` becomes a denial. */
+  headless: boolean;
+  /** The open session, when there is one. */
+  sessionId?: string;
+  /** The sub-agent making the call; absent for the main agent. */
+  agentId?: string;
+}
+
+/** Builds the request the permission hook judges, from the tool's risk hints. */
+export function permissionRequestFor(definition: ToolDefinition<any>, call: ToolCallPart, scope: PermissionScope): PermissionRequest {
+  const { risk } = definition;
+  return {
+    tool: call.name,
+    input: call.input,
+    category: risk.category,
+    paths: risk.paths?.(call.input) ?? [],
+    command: risk.command?.(call.input),
+    projectRoot: scope.projectRoot,
+    cwd: scope.cwd,
+    mode: scope.mode,
+    headless: scope.headless,
+    sessionId: scope.sessionId,
+    agentId: scope.agentId,
+    callId: call.id,
+  };
+}
+
+const BEHAVIORS = new Set(['allow', 'deny', 'ask']);
+
+/**
+ * Runs the permission hook. Fails closed: a throwing policy, or an answer that is not a decision,
+ * is a denial. When every layer abstains the call needs a person (`ask`).
+ */
+export async function decidePermission(hooks: Hooks, request: PermissionRequest): Promise<PermissionDecision> {
+  let decision: PermissionDecision | undefined;
+  try {
+    decision = await hooks.permission.promise(request);
+  } catch (error) {
+    const layer = isAssistantError(error) && error.plugin ? error.plugin : 'kernel';
+    return {
+      behavior: 'deny',
+      reason: `the permission check failed, so the call is denied to be safe: ${(error as Error)?.message ?? error}`,
+      layer,
+    };
+  }
+  if (decision === undefined) return { behavior: 'ask', reason: 'no rule allows this call', layer: 'default' };
+  if (!decision || !BEHAVIORS.has(decision.behavior))
+    return { behavior: 'deny', reason: 'a permission policy returned something that is not a decision; denied to be safe', layer: 'kernel' };
+  return decision;
+}
+
+/** The answer given in headless mode, where no one can approve. */
+function headlessDenial(item: ApprovalRequest): ApprovalAnswer {
+  return {
+    behavior: 'deny',
+    scope: 'once',
+    message: `${item.request.tool} needs approval (${item.decision.reason}) and no one can approve in headless mode; allow it with a rule in permissions.allow or a --permission-mode, or do the task another way`,
+  };
+}
+
+/**
+ * Asks a person about the `ask` decisions of one batch through the approval hook. Headless, no
+ * approval UI, a failing UI or a malformed answer all mean deny. Every answer is announced as an
+ * `approval` event, so grant stores can record "this session" / "always" answers and audit logs
+ * the outcome.
+ */
+export async function resolveApprovals(hooks: Hooks, pending: ApprovalRequest[], headless: boolean): Promise<ApprovalAnswer[]> {
+  const answers = await collectAnswers(hooks, pending, headless);
+  pending.forEach((item, i) =>
+    hooks.event.call({ type: 'approval', request: item.request, decision: item.decision, answer: answers[i]!, agentId: item.request.agentId, sessionId: item.request.sessionId }),
+  );
+  return answers;
+}
+
+async function collectAnswers(hooks: Hooks, pending: ApprovalRequest[], headless: boolean): Promise<ApprovalAnswer[]> {
+  if (!pending.length) return [];
+  if (headless) return pending.map(headlessDenial);
+  let answers: ApprovalAnswer[] | undefined;
+  try {
+    answers = await hooks.approval.promise(pending);
+  } catch (error) {
+    const reason = `the approval prompt failed (${(error as Error)?.message ?? error}); denied to be safe`;
+    return pending.map(() => ({ behavior: 'deny', scope: 'once', message: reason }));
+  }
+  if (!answers || answers.length !== pending.length) return pending.map(headlessDenial);
+  return answers.map((a) => (a && (a.behavior === 'allow' || a.behavior === 'deny') ? a : { behavior: 'deny', scope: 'once', message: 'no valid answer' }));
+}
