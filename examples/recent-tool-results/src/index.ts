@@ -1,4 +1,5 @@
-import { contextNotice, createCacheBreakpointPlanner, definePlugin, tapContextStrategy } from '@assistant-cli/assistant';
+import { definePlugin } from '@assistant-cli/assistant';
+import { contextNotice, createCacheBreakpointPlanner, tapContextStrategy } from '@assistant-cli/assistant/kits/context';
 import { elideOldResults } from './elide.js';
 
 /** Options, from `context.recentToolResults` in .assistantrc (or the plugin's entry in `plugins`). */
