@@ -5,7 +5,10 @@ import { contextSession, runPrompts } from './support/session.js';
 import { turnRequests } from './support/inspect.js';
 
 const core = new URL('../../dist/core/index.js', import.meta.url).href;
-const thirdParty = readFileSync(new URL('./support/single-breakpoint.mjs.txt', import.meta.url), 'utf8').replaceAll('__CORE__', core);
+const contextKit = new URL('../../dist/core/kits/context/index.js', import.meta.url).href;
+const thirdParty = readFileSync(new URL('./support/single-breakpoint.mjs.txt', import.meta.url), 'utf8')
+  .replaceAll('__CORE__', core)
+  .replaceAll('__CONTEXT_KIT__', contextKit);
 const provider = { name: 'scripted', model: 'claude-sonnet-4-5', maxTokens: 2000 };
 // Other plugins (the todo reminder) tap `context` too; only strategy taps are counted here.
 const contextTaps = (s: Awaited<ReturnType<typeof contextSession>>) =>

@@ -61,10 +61,10 @@ export function lockOurTarball(project: string, tarball: string): void {
   const spec = `file:${tarball}`;
   const integrity = `sha512-${createHash('sha512').update(readFileSync(join(project, tarball))).digest('base64')}`;
   const packages = {
-    '': { name: 'packed-project', dependencies: { assistant: spec } },
-    'node_modules/assistant': { version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version, resolved: spec, integrity },
+    '': { name: 'packed-project', dependencies: { '@assistant-cli/assistant': spec } },
+    'node_modules/@assistant-cli/assistant': { version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version, resolved: spec, integrity },
   };
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-project', private: true, type: 'module', dependencies: { assistant: spec } }, null, 2));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-project', private: true, type: 'module', dependencies: { '@assistant-cli/assistant': spec } }, null, 2));
   writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'packed-project', lockfileVersion: 3, requires: true, packages }, null, 2));
 }
 
