@@ -60,10 +60,11 @@ export async function pack(dir: string, dest: string): Promise<string> {
 export function lockOurTarball(project: string, tarball: string): void {
   const spec = `file:${tarball}`;
   const integrity = `sha512-${createHash('sha512').update(readFileSync(join(project, tarball))).digest('base64')}`;
-  const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const { name, version, bin } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
   const packages = {
     '': { name: 'packed-project', dependencies: { [name]: spec } },
-    [`node_modules/${name}`]: { version, resolved: spec, integrity },
+    // `npm ci` links node_modules/.bin from the lock file's `bin`, not the package's.
+    [`node_modules/${name}`]: { version, resolved: spec, integrity, bin },
   };
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-project', private: true, type: 'module', dependencies: { [name]: spec } }, null, 2));
   writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'packed-project', lockfileVersion: 3, requires: true, packages }, null, 2));
