@@ -15,18 +15,25 @@ describe('assistant-fake-llm', () => {
     writeFileSync(fixture, JSON.stringify({ fallback: { text: 'from the bin' } }));
     const child = spawn(process.execPath, [BIN, '--fixture', fixture], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const match = /^\s*ANTHROPIC_BASE_URL=(\S+)$/m.exec(out);
-        if (match) resolve(match[1]!);
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const match = /^\s*ANTHROPIC_BASE_URL=(\S+)$/m.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
-      child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-    });
-    const reply = await fetch(`${base}/v1/messages`, { method: 'POST', headers: { 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }) });
-    expect(((await reply.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe('from the bin');
-    child.kill('SIGTERM');
+      const reply = await fetch(`${base}/v1/messages`, {
+        method: 'POST',
+        headers: { 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(((await reply.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe('from the bin');
+    } finally {
+      child.kill('SIGTERM');
+    }
     expect(await exited).toBe(0);
   });
 
