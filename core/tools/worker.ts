@@ -5,6 +5,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { thrownResult } from './results.js';
+import { shareRunningAssistantWith } from './worker-self-reference.js';
 import type { ToolResult, WorkerRun, WorkerTask } from '../types/tools.js';
 
 /** What the pool sends a worker for one call. */
@@ -24,6 +25,7 @@ const modules = new Map<string, Promise<Record<string, unknown>>>();
 function load(url: string): Promise<Record<string, unknown>> {
   let loaded = modules.get(url);
   if (!loaded) {
+    shareRunningAssistantWith(url);
     loaded = import(url) as Promise<Record<string, unknown>>;
     // A module that failed to load may be fixed on disk: try again next time.
     loaded.catch(() => modules.delete(url));

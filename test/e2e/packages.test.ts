@@ -1,23 +1,29 @@
 // The package as users get it: `npm pack` of assistant and of the example plugins, installed
 // offline into a temp project, type-checked as a consumer would, and loaded by name from
 // .assistantrc by the installed CLI, talking to the fake LLM server.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../dist/core/testing/index.js';
+import { PACKAGE_NAME } from '../../dist/core/version.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, writeFiles } from '../support/project.js';
 import { copyExample, lockOurTarball, npm, pack, packedProject, ROOT, tsc } from '../support/packed.js';
 
-const EXAMPLES = ['http', 'recent-tool-results', 'migration-guard'];
+const EXAMPLES = ['http', 'recent-tool-results', 'migration-guard', 'word-count'];
 const INIT_SQL = 'CREATE TABLE users (id int);\n';
 
 /** The temp project everything is installed into. */
 let project: string;
 let removeProject: (() => void) | undefined;
 let cli: string;
+/** The installed package's folder. */
+let installed: string;
+/** The files `npm pack` put in our tarball. */
+let packedFiles: string[];
 /** What tsc said about a consumer's TypeScript that imports the installed package. */
 let consumer: { code: number; output: string };
 let fake: FakeLlm;
@@ -64,9 +70,11 @@ export default definePlugin({
 beforeAll(async () => {
   ({ dir: project, remove: removeProject } = packedProject());
   const tarball = await pack(ROOT, project);
+  packedFiles = (await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT).then((out) => JSON.parse(out) as Array<{ files: Array<{ path: string }> }>))[0]!.files.map((f) => f.path);
   lockOurTarball(project, tarball);
   await npm(['ci', '--offline', '--ignore-scripts'], project);
-  cli = join(project, 'node_modules/@assistant-cli/assistant/dist/bin/assistant.js');
+  installed = join(project, 'node_modules', PACKAGE_NAME);
+  cli = join(installed, 'dist/bin/assistant.js');
 
   // The examples are built as their authors would, against the installed package's types, then packed.
   const builds = EXAMPLES.map((name) => join(project, 'build', name));
@@ -100,8 +108,42 @@ afterAll(async () => {
 });
 
 describe('the packed package', () => {
+  it('is published under the name the docs give authors, which the running code knows too', () => {
+    const name = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).name;
+    expect(name).toBe(PACKAGE_NAME);
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).name).toBe(PACKAGE_NAME);
+    // docs/plugins.md's publishing sample: the peer (and dev) dependency authors copy.
+    const plugins = readFileSync(join(ROOT, 'docs/plugins.md'), 'utf8');
+    const sample = /## Publishing[\s\S]*?```jsonc\n([\s\S]*?)```/.exec(plugins)![1]!;
+    expect(Object.keys(JSON.parse(sample).peerDependencies)).toEqual([PACKAGE_NAME]);
+    expect(Object.keys(JSON.parse(sample).devDependencies)).toContain(PACKAGE_NAME);
+    expect(plugins).toContain(`Put **\`${PACKAGE_NAME}\`** in \`peerDependencies\``);
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`npm install -g ${PACKAGE_NAME}`);
+    for (const example of EXAMPLES) {
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'examples', example, 'package.json'), 'utf8'));
+      expect(Object.keys(pkg.peerDependencies), example).toEqual([PACKAGE_NAME]);
+    }
+  });
+
+  it('ships the docs, the examples and the fake LLM server command, and every relative link in its markdown resolves inside it', () => {
+    for (const file of ['README.md', 'docs/plugins.md', 'docs/fake-llm.md', 'dist/bin/assistant-fake-llm.js', 'examples/word-count/src/word-count.worker.ts'])
+      expect(packedFiles, file).toContain(file);
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).bin).toEqual({ assistant: 'dist/bin/assistant.js', 'assistant-fake-llm': 'dist/bin/assistant-fake-llm.js' });
+    expect(existsSync(join(project, 'node_modules/.bin/assistant-fake-llm'))).toBe(true);
+    const markdown = packedFiles.filter((file) => file.endsWith('.md'));
+    expect(markdown.length).toBeGreaterThan(15);
+    const links = markdown.flatMap((file) =>
+      [...readFileSync(join(installed, file), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!.split('#')[0]!)
+        .filter((target) => target && !/^[a-z]+:/i.test(target))
+        .map((target) => ({ file, target, path: join(installed, dirname(file), target) })),
+    );
+    expect(links.length).toBeGreaterThan(50);
+    const dead = links.filter(({ path }) => !existsSync(path) || relative(installed, path).startsWith('..')).map(({ file, target }) => `${file} → ${target}`);
+    expect(dead).toEqual([]);
+  });
+
   it('ships the compiled entry points with their declarations, and no build cache', () => {
-    const installed = join(project, 'node_modules/@assistant-cli/assistant');
     for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/index.d.ts', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.js'])
       expect(existsSync(join(installed, file)), file).toBe(true);
     expect(existsSync(join(installed, 'dist/.tsbuildinfo'))).toBe(false);
@@ -125,6 +167,44 @@ describe('the packed package', () => {
     expect(byName.get('http')).toMatchObject({ version: '0.1.0', source: join(project, 'node_modules/assistant-plugin-http/dist/index.js'), hooks: ['permission'] });
     expect(byName.get('recent-tool-results')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-recent-tool-results/dist/index.js'), hooks: ['context'] });
     expect(byName.get('migration-guard')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-migration-guard/dist/index.js'), hooks: ['userPrompt', 'permission'] });
+    expect(byName.get('word-count')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-word-count/dist/index.js'), tools: ['WordCount'] });
+  });
+
+  it('runs the worker tool through the installed CLI, against the installed assistant-fake-llm command', async () => {
+    writeFiles(project, { '.assistantrc.json': JSON.stringify(projectConfig(), null, 2), 'notes.txt': 'four words in here\n' });
+    const fixture = join(project, 'word-count-fixture.json');
+    writeFileSync(
+      fixture,
+      JSON.stringify({
+        turns: [
+          { name: 'count', when: { userText: 'How many words' }, reply: { toolCalls: [{ id: 'wc_1', name: 'WordCount', input: { file_path: 'notes.txt' } }] } },
+          { name: 'answer', when: { toolResultFor: 'wc_1', toolResultContains: 'notes.txt: 1 lines, 4 words, 19 characters' }, reply: { text: 'Four words.' } },
+        ],
+        fallback: { text: 'UNEXPECTED REQUEST' },
+      }),
+    );
+    const server = spawn(join(project, 'node_modules/.bin/assistant-fake-llm'), ['--fixture', fixture], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const match = /^\s*ANTHROPIC_BASE_URL=(\S+)$/m.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        server.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        server.on('error', reject);
+        server.on('exit', (code) => reject(new Error(`assistant-fake-llm exited with ${code}: ${out}`)));
+      });
+      const result = await runCli(['--trust-project', '-p', 'How many words are in notes.txt?'], { cwd: project, env: isolatedEnv({ ANTHROPIC_BASE_URL: url }), bin: cli, timeoutMs: 60_000 });
+      const requests = (await (await fetch(`${url}/_requests`)).json()) as Array<{ turn: string; body: unknown }>;
+      // The tool result the model was sent: on failure it says what the worker could not do.
+      expect(JSON.stringify(requests[1]?.body ?? requests)).toContain('notes.txt: 1 lines, 4 words, 19 characters');
+      expect(result).toMatchObject({ code: 0, stdout: 'Four words.\n', stderr: '' });
+      expect(requests.map((r) => r.turn)).toEqual(['count', 'answer']);
+    } finally {
+      server.kill('SIGTERM');
+    }
   });
 
   it('runs them end to end through the installed CLI: the tool, its host policy, the migration guard and the context strategy', async () => {
@@ -179,10 +259,10 @@ describe('the packed package', () => {
   });
 });
 
-/** The project's .assistantrc: the three examples by package name, with their options. */
+/** The project's .assistantrc: the four examples by package name, with their options. */
 function projectConfig() {
   return {
-    plugins: ['assistant-plugin-http', 'assistant-plugin-recent-tool-results', 'assistant-plugin-migration-guard'],
+    plugins: ['assistant-plugin-http', 'assistant-plugin-recent-tool-results', 'assistant-plugin-migration-guard', 'assistant-plugin-word-count'],
     http: { allowHosts: [new URL(apiOrigin).host] },
     context: { strategy: 'recent-tool-results', recentToolResults: { keep: 1, previewChars: 0 } },
     persistence: { store: 'none' },

@@ -1,6 +1,6 @@
 // docs/plugins.md compiles: every ```ts sample is type-checked against the built package's types,
 // as a plugin author's code importing '@assistant-cli/assistant' and '@assistant-cli/assistant/testing' would be.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, tsc } from '../support/packed.js';
@@ -28,7 +28,7 @@ export default definePlugin({ name: 'control', apply: (kernel) => kernel.hooks.p
 // Under node_modules/.cache, so the samples' other imports (vitest, node types) resolve from ours.
 const home = join(ROOT, 'node_modules/.cache/plugins-doc');
 mkdirSync(home, { recursive: true });
-const dir = mkdtempSync(join(home, 'check-'));
+const dir = realpathSync(mkdtempSync(join(home, 'check-'))); // resolved: tsc names files relative to its (real) cwd
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('docs/plugins.md', () => {

@@ -4,7 +4,7 @@
 // no registry is asked for anything; test/kernel/public-api.test.ts checks that `dependencies`
 // lists every package the build imports.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +17,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The TypeScript compiler of this repository: the example packages are built with it. */
 export const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
-/** A fresh project directory for packed installs; `remove` deletes it. */
+/** A fresh project directory for packed installs (symlinks resolved, as the CLI reports paths); `remove` deletes it. */
 export function packedProject(): { dir: string; remove(): void } {
   const home = join(ROOT, 'node_modules/.cache/assistant-packed');
   mkdirSync(home, { recursive: true });
-  const dir = mkdtempSync(join(home, 'project-'));
+  const dir = realpathSync(mkdtempSync(join(home, 'project-')));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -60,11 +60,13 @@ export async function pack(dir: string, dest: string): Promise<string> {
 export function lockOurTarball(project: string, tarball: string): void {
   const spec = `file:${tarball}`;
   const integrity = `sha512-${createHash('sha512').update(readFileSync(join(project, tarball))).digest('base64')}`;
+  const { name, version, bin } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
   const packages = {
-    '': { name: 'packed-project', dependencies: { '@assistant-cli/assistant': spec } },
-    'node_modules/@assistant-cli/assistant': { version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version, resolved: spec, integrity },
+    '': { name: 'packed-project', dependencies: { [name]: spec } },
+    // `npm ci` links node_modules/.bin from the lock file's `bin`, not the package's.
+    [`node_modules/${name}`]: { version, resolved: spec, integrity, bin },
   };
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-project', private: true, type: 'module', dependencies: { '@assistant-cli/assistant': spec } }, null, 2));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-project', private: true, type: 'module', dependencies: { [name]: spec } }, null, 2));
   writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'packed-project', lockfileVersion: 3, requires: true, packages }, null, 2));
 }
 
