@@ -74,6 +74,7 @@ export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json
 export { resolveToolPath, realPath, isInside, displayPath, hasDeceptiveChars, escapeDeceptive } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
+export { declaredPaths } from './tools/declared.js';
 export type { ToolRuntimeOptions } from './tools/runtime.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
 export * from './provider-kit/index.js';
