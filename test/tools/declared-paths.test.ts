@@ -2,7 +2,7 @@
 // declaration) and are the ones its old `risk.paths` gave: the table below is what that returned.
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { permissionRequestFor, type PermissionRequest, type ToolCategory } from '../../dist/core/index.js';
+import { decidePermission, permissionRequestFor, type PermissionRequest, type ToolCategory } from '../../dist/core/index.js';
 import { createTestKernel, type TestKernel } from '../../dist/core/testing/index.js';
 import { toolDefinition } from '../../dist/plugins/mcp/tools.js';
 
@@ -74,7 +74,7 @@ describe('permission requests of the built-in tools', () => {
     expect(builtIn.filter((name) => !ROWS.some((row) => row.tool === name))).toEqual([]);
   });
 
-  it('takes relative paths from the project root when the agent works in another directory', () => {
+  it('takes relative paths from the project root when the agent works in another directory', async () => {
     const read = t.kernel.tools.get('Read')!;
     const root = t.projectRoot;
     const scope = { projectRoot: root, cwd: `${root}/src`, mode: 'default' as const, headless: true };
@@ -83,5 +83,8 @@ describe('permission requests of the built-in tools', () => {
     expect(permissionRequestFor(read, call({ file_path: '../outside.txt' }), scope).paths).toEqual([join(dirname(root), 'outside.txt')]);
     expect(permissionRequestFor(read, call({ file_path: '/etc/hosts' }), scope).paths).toEqual(['/etc/hosts']);
     expect(permissionRequestFor(read, call({ file_path: '~/.ssh/id_rsa' }), scope).paths).toEqual(['~/.ssh/id_rsa']);
+    // Judged from src/, ../outside.txt looked like <root>/outside.txt, "inside the project".
+    const decision = await decidePermission(t.kernel.hooks, permissionRequestFor(read, call({ file_path: '../outside.txt' }), scope));
+    expect(decision).toMatchObject({ behavior: 'ask', reason: expect.stringMatching(/outside the project/) });
   });
 });
