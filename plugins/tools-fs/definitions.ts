@@ -27,8 +27,10 @@ function object(properties: Record<string, unknown>, required: string[]): JsonSc
  */
 const given = (input: Input, field: string, fallback?: string): string[] => {
   const value = input[field] ?? fallback;
-  return value === undefined ? [] : [value as string];
+  return value === undefined ? [] : [asPath(value)];
 };
+/** A file name that would read as another kind of lock key (`@name`, `*`) is written as the relative path it is. */
+const asPath = (value: unknown): string => (typeof value === 'string' && (value === '*' || value.startsWith('@')) ? `./${value}` : (value as string));
 const reads = (field: string, fallback?: string) => (input: Input): LockSet => ({ reads: given(input, field, fallback), writes: [] });
 const writes = (field: string) => (input: Input): LockSet => ({ reads: [], writes: given(input, field) });
 /** The call's key argument for the UI line and the approval, control and bidi characters escaped so it reads as it is. */
@@ -41,13 +43,13 @@ const text = (field: string) => (input: Input) => escapeDeceptive(String(input[f
  */
 const searchReads = (patternField: string, split: boolean) => (input: Input): LockSet => {
   const folder = input.path ?? '.';
-  const paths = [folder as string];
+  const paths = [asPath(folder)];
   const value = input[patternField];
   const patterns = typeof value === 'string' ? (split ? value.split(/\s+/).filter(Boolean) : [value]) : [];
   for (const pattern of patterns) {
     if (pattern.startsWith('!')) continue;
     const reach = globReach(pattern, typeof folder === 'string' ? folder : '.');
-    if (reach) paths.push(reach);
+    if (reach) paths.push(asPath(reach));
   }
   return { reads: paths, writes: [] };
 };

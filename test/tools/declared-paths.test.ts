@@ -20,6 +20,10 @@ const ROWS: Row[] = [
   { tool: 'Read', input: { file_path: '/etc/hosts', offset: 2 }, paths: ['/etc/hosts'], category: 'read' },
   { tool: 'Read', input: { file_path: '~/.ssh/id_rsa' }, paths: ['~/.ssh/id_rsa'], category: 'read' },
   { tool: 'Read', input: { file_path: '../outside.txt' }, paths: ['../outside.txt'], category: 'read' },
+  // File names that would read as a resource or as everything are marked as the paths they are.
+  { tool: 'Read', input: { file_path: '@notes' }, paths: ['./@notes'], category: 'read' },
+  { tool: 'Write', input: { file_path: '*', content: 'x' }, paths: ['./*'], category: 'edit' },
+  { tool: 'Glob', input: { pattern: '@x/*' }, paths: ['.', './@x'], category: 'read' },
   { tool: 'Write', input: { file_path: 'b.txt', content: 'b' }, paths: ['b.txt'], category: 'edit' },
   { tool: 'Edit', input: { file_path: '.env', old_string: 'a', new_string: 'b' }, paths: ['.env'], category: 'edit' },
   { tool: 'MultiEdit', input: { file_path: 'docs/x.md', edits }, paths: ['docs/x.md'], category: 'edit' },
