@@ -92,3 +92,15 @@ describe('permission requests of the built-in tools', () => {
     expect(decision).toMatchObject({ behavior: 'ask', reason: expect.stringMatching(/outside the project/) });
   });
 });
+
+describe('lock keys from the same declaration', () => {
+  it('lock a path that looks like a resource as the path it is, and a home path as everything', async () => {
+    const { lockSetFor } = await import('../../dist/core/tools/lock-set.js');
+    const root = t.projectRoot;
+    const definition = { ...t.kernel.tools.get('Read')!, access: (input: { keys: string[] }) => ({ reads: input.keys, writes: [] }) };
+    const lockOf = (keys: string[]) => lockSetFor(t.kernel.hooks, { type: 'tool_call', id: 'l', name: 'Read', input: { keys } }, definition, { projectRoot: root, cwd: root }, t.kernel.logger).reads;
+    expect(lockOf(['@todos', '@mcp:github'])).toEqual(['@todos', '@mcp:github']);
+    expect(lockOf(['@x/../../escape.txt'])).toEqual([join(dirname(root), 'escape.txt')]);
+    expect(lockOf(['~/.ssh/id_rsa'])).toEqual(['*']);
+  });
+});
