@@ -49,6 +49,7 @@ export { MCP_SERVER_NAME, parseMcpToolName } from './tools/mcp-names.js';
 export { resolveToolPath, realPath, isInside, displayPath, hasDeceptiveChars, escapeDeceptive } from './tools/paths.js';
 export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
+export { declaredPaths } from './tools/declared.js';
 export type { ToolRuntimeOptions } from './tools/runtime.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './tools/permission.js';
 export * from './types/messages.js';

@@ -3,6 +3,7 @@ import type { Hooks } from '../kernel/hooks.js';
 import type { ToolCallPart } from '../types/messages.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionMode, PermissionRequest } from '../types/permission.js';
 import type { ToolDefinition } from '../types/tools.js';
+import { touchedBy } from './touched.js';
 
 /** Where a call is judged. */
 export interface PermissionScope {
@@ -20,15 +21,20 @@ export interface PermissionScope {
   agentId?: string;
 }
 
-/** Builds the request the permission hook judges, from the tool's risk hints. */
+/**
+ * Builds the request the permission hook judges: the paths come from the tool's lock set (its one
+ * declaration of what it touches), the category and command from its risk hints. Never throws: a
+ * declaration that fails makes the request an unbounded write (see `touchedBy`).
+ */
 export function permissionRequestFor(definition: ToolDefinition<any>, call: ToolCallPart, scope: PermissionScope): PermissionRequest {
-  const { risk } = definition;
+  const touched = touchedBy(definition, call, { projectRoot: scope.projectRoot, cwd: scope.cwd });
   return {
     tool: call.name,
     input: call.input,
-    category: risk.category,
-    paths: risk.paths?.(call.input) ?? [],
-    command: risk.command?.(call.input),
+    category: touched.category,
+    paths: touched.paths,
+    ...(touched.unbounded ? { unbounded: touched.unbounded } : {}),
+    command: touched.command,
     projectRoot: scope.projectRoot,
     cwd: scope.cwd,
     mode: scope.mode,

@@ -15,6 +15,9 @@ export function checkToolDefinition(definition: ToolDefinition<any>, plugin?: st
   if (typeof definition.description !== 'string' || !definition.description) fail('needs a description');
   if (!definition.inputSchema || typeof definition.inputSchema !== 'object') fail('needs an inputSchema (JSON Schema)');
   if (!definition.risk || typeof definition.risk.category !== 'string') fail('needs risk.category');
+  // The paths a call touches are declared once, in its lock set: a second list could only disagree with it.
+  if ('paths' in definition.risk) fail('has risk.paths, which is no longer read: declare the paths in access, e.g. access: (input) => ({ reads: [input.file_path], writes: [] })');
+  if (definition.risk.command !== undefined && typeof definition.risk.command !== 'function') fail('has a risk.command that is not a function of the input');
   if (!(definition.access === 'read' || definition.access === 'write' || typeof definition.access === 'function'))
     fail('needs access: "read", "write" or a function of the input returning a lock set');
   const hasModule = typeof definition.module === 'string';

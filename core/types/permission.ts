@@ -9,10 +9,20 @@ export interface PermissionRequest {
   tool: string;
   /** Its input (after `beforeToolCall`). */
   input: Record<string, unknown>;
-  /** What kind of action it is (the tool's `risk.category`). */
+  /** What kind of action it is: the tool's `risk.category`, or `other` when a tool of another kind (read, state, network, execute) declares writes to files. */
   category: ToolCategory;
-  /** Paths the call touches, as given (policies resolve them, symlinks included). */
+  /**
+   * The files the call touches: the paths of its tool's lock set (`access`), as declared (policies
+   * resolve them, symlinks included; relative ones are taken from `cwd`). Resources that are not
+   * files (`@todos`) and `*` are not listed; see `unbounded`.
+   */
   paths: string[];
+  /**
+   * The call may touch files `paths` does not name: its lock set holds `*` (everything) and no
+   * `command` accounts for it, or its tool could not declare what it touches. `write` when it may
+   * write them. A policy must not judge such a call by `paths` alone (it fails closed: ask or deny).
+   */
+  unbounded?: 'read' | 'write';
   /** The shell command, for tools that run one. */
   command?: string;
   /** The project root. */

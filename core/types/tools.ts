@@ -3,7 +3,7 @@ import type { Json, JsonSchema } from './json-schema.js';
 
 /** The resources one tool call reads and writes; the scheduler runs calls whose sets do not conflict together. */
 export interface LockSet {
-  /** Resource keys read: paths (resolved, symlinks too, against the project root), `@name` for a resource that is not a file, or `*` for everything. */
+  /** Resource keys read: paths (absolute or relative to the project root; the scheduler resolves them, symlinks too), `@name` for a resource that is not a file, or `*` for everything. */
   reads: string[];
   /** Resource keys written, in the same form as `reads`. */
   writes: string[];
@@ -23,14 +23,15 @@ export interface LockContext {
  */
 export type ToolCategory = 'read' | 'edit' | 'execute' | 'network' | 'state' | 'other';
 
-/** Hints the permission engine uses to judge a call without knowing the tool by name. */
-export interface ToolRisk {
+/**
+ * Hints the permission engine uses to judge a call without knowing the tool by name. The paths a
+ * call touches are not here: they come from the tool's lock set (`access`), declared once.
+ */
+export interface ToolRisk<I = Record<string, unknown>> {
   /** What kind of action the tool takes; rules and modes judge by it. */
   category: ToolCategory;
-  /** The paths the call touches, as the model gave them (the engine resolves them). */
-  paths?: (input: Record<string, unknown>) => string[];
-  /** The shell command the call runs, for tools that run one. */
-  command?: (input: Record<string, unknown>) => string | undefined;
+  /** The shell command the call runs, for tools that run one: the engine parses it for what it touches, which accounts for a `*` in the lock set. */
+  command?: (input: I) => string | undefined;
 }
 
 /** Model spending a tool did on its caller's behalf (a sub-agent's requests): it counts against the caller's budget. */
@@ -146,9 +147,15 @@ export type ToolDefinition<I = Record<string, unknown>> = {
   name: string;
   description: string;
   inputSchema: JsonSchema;
-  /** `read` / `write` lock the paths from `risk.paths` (or everything when it has none); a function decides per input. */
+  /**
+   * What a call reads and writes, declared once: the scheduler locks it and the permission engine
+   * judges its paths (see PermissionRequest.paths). A function of the input returns the keys as the
+   * model gave them (paths absolute or relative to the project root, `@name` for a resource that is
+   * not a file, `*` for everything); `read` / `write` read / write everything.
+   */
   access: 'read' | 'write' | ((input: I, context: LockContext) => LockSet);
-  risk: ToolRisk;
+  /** What kind of action the tool takes, and the command it runs. */
+  risk: ToolRisk<I>;
   /** Time limit for one call (a number, or derived from the input); the runner aborts past it. Default 2 minutes. */
   timeoutMs?: number | ((input: I) => number);
   /** One line for the UI: the key argument ("src/a.ts", "npm test"). */
@@ -173,8 +180,8 @@ export interface ToolCallRequest {
 
 /** The registry of tools on a kernel instance. */
 export interface ToolRegistry {
-  /** Adds a tool; a name already registered is an error naming both plugins. */
-  register(definition: ToolDefinition<any>): void;
+  /** Adds a tool; a name already registered is an error naming both plugins. `I` is the input its schema admits, typed for `access`, `risk` and the rest (inferred from them, else `any`). */
+  register<I = any>(definition: ToolDefinition<I>): void;
   /** Removes a tool (MCP servers going away); false when there was none. */
   unregister(name: string): boolean;
   /** The tool of that name, if registered. */

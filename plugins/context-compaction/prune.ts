@@ -1,5 +1,4 @@
-import { resolve } from 'node:path';
-import { stableJson, type Kernel, type Message, type ToolCallPart, type ToolMessage, type ToolResultPart } from '../../core/index.js';
+import { declaredPaths, stableJson, type Kernel, type Message, type ToolCallPart, type ToolMessage, type ToolResultPart } from '../../core/index.js';
 
 /** How old tool outputs are cut down. */
 export interface PruneOptions {
@@ -38,14 +37,10 @@ function collectCalls(kernel: Kernel, messages: readonly Message[]): CallInfo[] 
     if (message.role !== 'assistant') return;
     for (const part of message.content) {
       if (part.type !== 'tool_call') continue;
-      const risk = kernel.tools.get(part.name)?.risk;
-      let paths: string[] = [];
-      try {
-        paths = (risk?.paths?.(part.input) ?? []).filter((p) => typeof p === 'string' && p).map((p) => resolve(kernel.projectRoot, p));
-      } catch {
-        paths = [];
-      }
-      calls.push({ call: part, index, category: risk?.category, paths });
+      const definition = kernel.tools.get(part.name);
+      const touched = definition ? declaredPaths(definition, part.input, { projectRoot: kernel.projectRoot, cwd: kernel.cwd }) : undefined;
+      const paths = touched ? [...touched.reads, ...touched.writes] : [];
+      calls.push({ call: part, index, category: definition?.risk.category, paths });
     }
   });
   return calls;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import { decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart } from '../../core/index.js';
+import { declaredPaths, decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart } from '../../core/index.js';
 import { estimateTextTokens } from '../../core/kits/provider/index.js';
 import { directoryChain, isInside, readMemoryFile, repositoryRoot, type MemoryFile, type MemoryScope, type ReadOptions } from './discover.js';
 
@@ -106,7 +106,8 @@ export default definePlugin<Options>({
       kernel.hooks.afterToolCall.tapPromise('memory-files', async (result, info) => {
         if (result.isError) return result;
         await memory();
-        const paths = info.definition.risk?.paths?.(info.call.input) ?? [];
+        const touched = declaredPaths(info.definition, info.call.input, { projectRoot: kernel.projectRoot, cwd: kernel.cwd });
+        const paths = [...touched.reads, ...touched.writes];
         const done = covered.get(info.turn.agentId) ?? new Set(covered.get(undefined));
         covered.set(info.turn.agentId, done);
         const fresh: string[] = [];

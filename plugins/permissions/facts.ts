@@ -159,6 +159,8 @@ export async function gatherFacts(request: PermissionRequest, settings: FactSett
 
   const kind = request.category === 'edit' || request.category === 'other' ? 'write' : 'read';
   for (const path of paths as string[]) (kind === 'write' ? facts.writes : facts.reads).push(locate(path, request.cwd, kind, root, settings));
+  // Files the call may touch without naming them (its tool locks everything): nowhere a check can prove safe.
+  if (request.unbounded) (request.unbounded === 'write' || kind === 'write' ? facts.writes : facts.reads).push({ raw: 'files it does not name', inside: false });
 
   if (typeof request.command === 'string') {
     const shell = await analyzeShell(request.command, { cwd: request.cwd, home: settings.home, allowSudo: settings.allowSudo, trustTests: settings.trustTests });

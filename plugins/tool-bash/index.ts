@@ -19,6 +19,14 @@ export interface ToolBashOptions {
   maxOutputChars?: number;
 }
 
+/** What the Bash tool's input schema admits. */
+interface BashInput {
+  command: string;
+  timeout?: number;
+  description?: string;
+  network?: boolean;
+}
+
 /** A little longer than the command's own limit, so the worker reports the timeout itself (with output). */
 const RUNTIME_MARGIN_MS = 5_000;
 
@@ -85,9 +93,9 @@ export default definePlugin<ToolBashOptions>({
     // The shell's working directory per session and agent: kept here, handed to each command.
     const cwds = new Map<string, string>();
     const key = (context: ToolContext) => `${context.sessionId ?? ''}\0${context.agentId ?? ''}`;
-    const limit = (input: Record<string, unknown>) => Math.min(typeof input.timeout === 'number' ? input.timeout : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    const limit = (input: BashInput) => Math.min(typeof input.timeout === 'number' ? input.timeout : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
     const networkState = sandbox.mode === 'off' || !probeSandbox().available ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network';
-    kernel.tools.register({
+    kernel.tools.register<BashInput>({
       name: 'Bash',
       description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(networkState)}`,
       inputSchema: {
@@ -104,10 +112,11 @@ export default definePlugin<ToolBashOptions>({
         required: ['command'],
         additionalProperties: false,
       },
-      // Any command may touch anything; a policy plugin that proves a command read-only says so through the lockSet hook.
+      // Any command may touch anything: the policy parses the command for what it touches, and a
+      // policy plugin that proves a command read-only says so to the scheduler through the lockSet hook.
       access: () => ({ reads: [], writes: ['*'] }),
       // Passed on as given: the policy refuses a command that is not a string.
-      risk: { category: 'execute', command: (input) => input.command as string | undefined },
+      risk: { category: 'execute', command: (input) => input.command },
       module: new URL('./bash.worker.js', import.meta.url).href,
       options: {
         ...(options.shell ? { shell: options.shell } : {}),

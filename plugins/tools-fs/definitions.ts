@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { globReach } from './patterns.js';
 import { INPUT_LIMITS } from './limits.js';
-import { escapeDeceptive, resolveToolPath, type LockContext, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
+import { escapeDeceptive, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
 
 type Input = Record<string, unknown>;
 
@@ -19,47 +19,39 @@ function object(properties: Record<string, unknown>, required: string[]): JsonSc
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-const reads = (field: string) => (input: Input, context: LockContext): LockSet => ({
-  reads: [resolveToolPath(input[field] ?? '.', context.projectRoot, field)],
-  writes: [],
-});
-const writes = (field: string) => (input: Input, context: LockContext): LockSet => ({
-  reads: [],
-  writes: [resolveToolPath(input[field], context.projectRoot, field)],
-});
-// A malformed value is passed on as given (the runtime's schema check normally stops it first), so the
-// policy's path guard refuses it instead of judging a call that names no path.
-const pathsOf = (field: string, fallback?: string) => (input: Input) => {
+/**
+ * The one declaration of what a call touches: its lock set, keys as the model gave them (the
+ * scheduler resolves them; the permission engine judges them). A missing value with no fallback
+ * names nothing; a malformed one is passed on as given, so the policy's path guard refuses it
+ * instead of judging a call that names no path (and the scheduler locks everything).
+ */
+const given = (input: Input, field: string, fallback?: string): string[] => {
   const value = input[field] ?? fallback;
-  return value === undefined ? [] : [value as string];
+  return value === undefined ? [] : [asPath(value)];
 };
+/** A file name that would read as another kind of lock key (`@name`, `*`) is written as the relative path it is. */
+const asPath = (value: unknown): string => (typeof value === 'string' && (value === '*' || value.startsWith('@')) ? `./${value}` : (value as string));
+const reads = (field: string, fallback?: string) => (input: Input): LockSet => ({ reads: given(input, field, fallback), writes: [] });
+const writes = (field: string) => (input: Input): LockSet => ({ reads: [], writes: given(input, field) });
 /** The call's key argument for the UI line and the approval, control and bidi characters escaped so it reads as it is. */
 const text = (field: string) => (input: Input) => escapeDeceptive(String(input[field] ?? ''));
 
-/** Glob reads the folder its pattern is anchored in (an absolute pattern names its own). */
-function globReads(input: Input, context: LockContext): LockSet {
-  const reach = globReach(String(input.pattern ?? ''), typeof input.path === 'string' ? input.path : '.');
-  if (reach && !reach.startsWith('~')) return { reads: [resolveToolPath(reach, context.projectRoot, 'pattern')], writes: [] };
-  if (reach) return { reads: ['*'], writes: [] };
-  return reads('path')(input, context);
-}
-
 /**
- * Every path a search reaches: its folder, and the fixed prefix of each pattern that selects files
- * (Glob's pattern, Grep's include globs): `src/**` reaches src, `../../**` and `/etc/*` reach out,
- * `~/.ssh/*` the home folder. Excludes (`!x`) reach nothing.
+ * A search reads its folder and the fixed prefix of each pattern that selects files (Glob's
+ * pattern, Grep's include globs): `src/**` reaches src, `../../**` and `/etc/*` reach out,
+ * `~/.ssh/*` the home folder (which the lock table takes as everything). Excludes (`!x`) reach nothing.
  */
-const searchPaths = (patternField: string, split: boolean) => (input: Input) => {
+const searchReads = (patternField: string, split: boolean) => (input: Input): LockSet => {
   const folder = input.path ?? '.';
-  const paths = [folder as string];
+  const paths = [asPath(folder)];
   const value = input[patternField];
   const patterns = typeof value === 'string' ? (split ? value.split(/\s+/).filter(Boolean) : [value]) : [];
   for (const pattern of patterns) {
     if (pattern.startsWith('!')) continue;
     const reach = globReach(pattern, typeof folder === 'string' ? folder : '.');
-    if (reach) paths.push(reach);
+    if (reach) paths.push(asPath(reach));
   }
-  return paths;
+  return { reads: paths, writes: [] };
 };
 
 const edit = {
@@ -83,7 +75,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
         ['file_path'],
       ),
       access: reads('file_path'),
-      risk: { category: 'read', paths: pathsOf('file_path') },
+      risk: { category: 'read' },
       module: worker('read.worker.js'),
       timeoutMs: 30_000,
       summarize: text('file_path'),
@@ -93,7 +85,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       description: describe('write'),
       inputSchema: object({ file_path: filePath, content: { type: 'string', description: 'The whole new content of the file.' } }, ['file_path', 'content']),
       access: writes('file_path'),
-      risk: { category: 'edit', paths: pathsOf('file_path') },
+      risk: { category: 'edit' },
       module: worker('write.worker.js'),
       timeoutMs: 60_000,
       summarize: text('file_path'),
@@ -103,7 +95,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       description: describe('edit'),
       inputSchema: object({ file_path: filePath, ...edit }, ['file_path', 'old_string', 'new_string']),
       access: writes('file_path'),
-      risk: { category: 'edit', paths: pathsOf('file_path') },
+      risk: { category: 'edit' },
       module: worker('edit.worker.js'),
       timeoutMs: 60_000,
       summarize: text('file_path'),
@@ -119,7 +111,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
         ['file_path', 'edits'],
       ),
       access: writes('file_path'),
-      risk: { category: 'edit', paths: pathsOf('file_path') },
+      risk: { category: 'edit' },
       module: worker('edit.worker.js'),
       export: 'runMulti',
       timeoutMs: 60_000,
@@ -135,8 +127,8 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
         },
         ['pattern'],
       ),
-      access: globReads,
-      risk: { category: 'read', paths: searchPaths('pattern', false) },
+      access: searchReads('pattern', false),
+      risk: { category: 'read' },
       module: worker('glob.worker.js'),
       timeoutMs: 60_000,
       cache: { max: 200, ttlMs: 30_000 },
@@ -161,8 +153,8 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
         },
         ['pattern'],
       ),
-      access: reads('path'),
-      risk: { category: 'read', paths: searchPaths('glob', true) },
+      access: searchReads('glob', true),
+      risk: { category: 'read' },
       module: worker('grep.worker.js'),
       options: { backend: grepBackend },
       timeoutMs: 120_000,
@@ -179,8 +171,8 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
         },
         [],
       ),
-      access: reads('path'),
-      risk: { category: 'read', paths: pathsOf('path', '.') },
+      access: reads('path', '.'),
+      risk: { category: 'read' },
       module: worker('ls.worker.js'),
       timeoutMs: 30_000,
       summarize: text('path'),

@@ -6,28 +6,31 @@ import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir, writeFiles } from '../support/project.js';
 
 /**
- * Stand-ins for tools that are not built in (WebFetch, MCP tools), with the risk hints such tools
- * give; the built-in tools are the real ones. The permission engine only reads a tool's definition.
+ * Stand-ins for tools that are not built in (WebFetch, MCP tools), with the lock sets and risk hints
+ * such tools give; the built-in tools are the real ones. The permission engine only reads a tool's definition.
  */
 export const TEST_TOOLS_PLUGIN = `
-const pathOf = (key) => (input) => (input[key] === undefined ? [] : [input[key]]);
+const given = (key) => (input) => (input[key] === undefined ? [] : [input[key]]);
+const reads = (paths) => (input) => ({ reads: paths(input), writes: [] });
+const writes = (paths) => (input) => ({ reads: [], writes: paths(input) });
+const none = () => ({ reads: [], writes: [] });
 const never = async () => { throw new Error('permission tests never run tools'); };
-const tool = (name, category, risk) => ({ name, description: name, inputSchema: { type: 'object' }, access: 'read', handler: never, risk: { category, ...risk } });
+const tool = (name, category, access, risk = {}) => ({ name, description: name, inputSchema: { type: 'object' }, access, handler: never, risk: { category, ...risk } });
 export default {
   name: 'test-tools',
   apply(kernel) {
     const register = (definition) => kernel.tools.get(definition.name) || kernel.tools.register(definition);
-    register(tool('Bash', 'execute', { command: (i) => i.command }));
-    register(tool('Read', 'read', { paths: pathOf('file_path') }));
-    register(tool('Edit', 'edit', { paths: pathOf('file_path') }));
-    register(tool('MultiEdit', 'edit', { paths: pathOf('file_path') }));
-    register(tool('Write', 'edit', { paths: pathOf('file_path') }));
-    register(tool('Glob', 'read', { paths: (i) => [i.path ?? '.'] }));
-    register(tool('Grep', 'read', { paths: (i) => [i.path ?? '.'] }));
-    register(tool('LS', 'read', { paths: pathOf('path') }));
-    register(tool('WebFetch', 'network', {}));
-    register(tool('mcp__github__create_issue', 'other', {}));
-    register(tool('mcp__jira__search', 'other', {}));
+    register(tool('Bash', 'execute', 'write', { command: (i) => i.command }));
+    register(tool('Read', 'read', reads(given('file_path'))));
+    register(tool('Edit', 'edit', writes(given('file_path'))));
+    register(tool('MultiEdit', 'edit', writes(given('file_path'))));
+    register(tool('Write', 'edit', writes(given('file_path'))));
+    register(tool('Glob', 'read', reads((i) => [i.path ?? '.'])));
+    register(tool('Grep', 'read', reads((i) => [i.path ?? '.'])));
+    register(tool('LS', 'read', reads(given('path'))));
+    register(tool('WebFetch', 'network', none));
+    register(tool('mcp__github__create_issue', 'other', () => ({ reads: [], writes: ['@mcp:github'] })));
+    register(tool('mcp__jira__search', 'other', () => ({ reads: [], writes: ['@mcp:jira'] })));
   },
 };
 `;

@@ -7,9 +7,10 @@ import { PROBE, allowAll, inline, kernelFor, runOne, text } from './helpers.js';
 
 /** A cached read-only probe over `input.path` and a writing probe, to observe hits and invalidation. */
 const probes = inline('test-cache-probes', (kernel) => {
-  const base = { inputSchema: { type: 'object' }, module: PROBE, risk: { category: 'read' as const, paths: (i: Record<string, unknown>) => [String(i.path)] } };
-  kernel.tools.register({ ...base, name: 'CachedRead', description: 'cached', access: 'read', cache: { max: 10, ttlMs: 600_000 } });
-  kernel.tools.register({ ...base, name: 'ProbeWrite', description: 'writes', access: 'write' });
+  const base = { inputSchema: { type: 'object' }, module: PROBE, risk: { category: 'read' as const } };
+  const path = (i: Record<string, unknown>) => [String(i.path)];
+  kernel.tools.register({ ...base, name: 'CachedRead', description: 'cached', access: (i: Record<string, unknown>) => ({ reads: path(i), writes: [] }), cache: { max: 10, ttlMs: 600_000 } });
+  kernel.tools.register({ ...base, name: 'ProbeWrite', description: 'writes', access: (i: Record<string, unknown>) => ({ reads: [], writes: path(i) }) });
 });
 
 let kernel: Kernel | undefined;

@@ -15,17 +15,19 @@ const probes = inline('test-probes', (kernel) => {
   const base = {
     inputSchema: schema,
     module: PROBE,
-    risk: { category: 'read' as const, paths: (i: Record<string, unknown>) => [String(i.path ?? '.')] },
+    risk: { category: 'read' as const },
     summarize: (i: Record<string, unknown>) => `${i.kind}`,
   };
-  kernel.tools.register({ ...base, name: 'ProbeRead', description: 'reads', access: 'read' });
-  kernel.tools.register({ ...base, name: 'ProbeWrite', description: 'writes', access: 'write' });
-  kernel.tools.register({ ...base, name: 'ProbeSlow', description: 'times out', access: 'read', timeoutMs: 300 });
+  const reads = (i: Record<string, unknown>) => ({ reads: [String(i.path ?? '.')], writes: [] });
+  const writes = (i: Record<string, unknown>) => ({ reads: [], writes: [String(i.path ?? '.')] });
+  kernel.tools.register({ ...base, name: 'ProbeRead', description: 'reads', access: reads });
+  kernel.tools.register({ ...base, name: 'ProbeWrite', description: 'writes', access: writes });
+  kernel.tools.register({ ...base, name: 'ProbeSlow', description: 'times out', access: reads, timeoutMs: 300 });
   kernel.tools.register({
     ...base,
     name: 'ProbeState',
     description: 'prepare hands state to the worker',
-    access: 'read',
+    access: reads,
     prepare: (input) => ({ state: { seen: `state-for-${input.kind}` } }),
   });
 });

@@ -12,14 +12,14 @@ export function isTurnBoundary(messages: readonly Message[], index: number): boo
 
 /** The first turn boundary at or after `index` (the history's length when there is none). */
 export function nextTurnBoundary(messages: readonly Message[], index: number): number {
-  let i = Math.max(0, index);
+  let i = Math.min(messages.length, Math.max(0, index));
   while (i < messages.length && !isTurnBoundary(messages, i)) i++;
   return i;
 }
 
-/** The last turn boundary at or before `index`. */
+/** The last turn boundary at or before `index` (`0` at the least). */
 export function previousTurnBoundary(messages: readonly Message[], index: number): number {
-  let i = Math.min(messages.length, index);
+  let i = Math.max(0, Math.min(messages.length, index));
   while (i > 0 && !isTurnBoundary(messages, i)) i--;
   return i;
 }

@@ -10,13 +10,20 @@ export interface GuardedTarget {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Categories whose paths are written (`other`: a tool that may change things, or one whose lock set writes files). */
+const WRITES = new Set(['edit', 'other']);
+
 /**
- * The first guarded target of a call. File edits: each path is resolved (symlinks too) and checked
- * for a guarded directory among its folders inside the project. Shell commands: any mention of a
- * guarded directory as a path counts, since a command's effects cannot be told from its text alone.
+ * The first guarded target of a call. File writes: each path (from the tool's lock set) is resolved
+ * (symlinks too) and checked for a guarded directory among its folders inside the project; a call
+ * that may write files it does not name (`unbounded`) could write there too. Shell commands: any
+ * mention of a guarded directory as a path counts, since a command's effects cannot be told from
+ * its text alone.
  */
 export function guardedTarget(request: PermissionRequest, directories: readonly string[], guardShell: boolean): GuardedTarget | undefined {
-  if (request.category === 'edit') {
+  if (request.unbounded === 'write' && directories.length)
+    return { directory: directories[0]!, why: `${request.tool} may write files it does not name, ${directories[0]}/ included` };
+  if (WRITES.has(request.category)) {
     const root = realPath(request.projectRoot);
     for (const path of request.paths) {
       const real = realPath(resolve(request.cwd, path));

@@ -1,6 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { definePlugin } from '@assistant-cli/assistant';
 import { createTestKernel, resultText, type TestKernel } from '@assistant-cli/assistant/testing';
 import migrationGuard from '../src/index.js';
 
@@ -76,6 +77,23 @@ describe('migration guard', () => {
     await userSays('change the schema');
     expect(await t!.permission('Edit', edit('schema-changes/001.sql'))).toMatchObject({ behavior: 'allow' });
     await expect(createTestKernel({ plugins: [[migrationGuard, { directories: ['db/migrations'] }]] })).rejects.toMatchObject({ code: 'ASSISTANT_PLUGIN_OPTIONS_INVALID' });
+  });
+
+  it("guards what any tool's lock set writes, and a tool that may write files it does not name", async () => {
+    const never = async () => ({ content: [{ type: 'text' as const, text: 'not run' }] });
+    const tools = definePlugin({
+      name: 'third-party-writers',
+      apply(kernel) {
+        // Claims to read, but its lock set writes `out`: judged as `other`, so its paths are writes.
+        kernel.tools.register({ name: 'Export', description: 'x', inputSchema: { type: 'object' }, access: (input: { out: string }) => ({ reads: [], writes: [input.out] }), risk: { category: 'read' }, handler: never });
+        kernel.tools.register({ name: 'Anything', description: 'x', inputSchema: { type: 'object' }, access: 'write', risk: { category: 'other' }, handler: never });
+      },
+    });
+    await guarded({}, { plugins: [[migrationGuard, {}], tools] });
+    await userSays('tidy up the code');
+    expect(await t!.permission('Export', { out: 'migrations/004.sql' })).toMatchObject({ behavior: 'deny', layer: 'migration-guard' });
+    expect(await t!.permission('Export', { out: 'src/out.ts' })).not.toMatchObject({ layer: 'migration-guard' });
+    expect(await t!.permission('Anything', {})).toMatchObject({ behavior: 'deny', layer: 'migration-guard', reason: expect.stringContaining('may write files it does not name') });
   });
 
   it('stops the model in the agent loop, and lets it through when asked for a migration', async () => {

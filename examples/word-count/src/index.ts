@@ -1,4 +1,4 @@
-import { definePlugin, resolveToolPath, type JsonSchema } from '@assistant-cli/assistant';
+import { definePlugin, type JsonSchema } from '@assistant-cli/assistant';
 
 /** Options, from the `wordCount` key of .assistantrc (or the plugin's entry in `plugins`). */
 export interface WordCountOptions {
@@ -35,9 +35,10 @@ export default definePlugin<WordCountOptions>({
       name: 'WordCount',
       description: 'Counts the lines, words and characters of a text file in the project.',
       inputSchema,
-      // A read of that one file: runs alongside other reads, waits for a write to it.
-      access: (input: { file_path: string }, { projectRoot }) => ({ reads: [resolveToolPath(input.file_path, projectRoot, 'file_path')], writes: [] }),
-      risk: { category: 'read', paths: (input) => [String(input.file_path)] },
+      // What it touches, declared once: a read of that one file. The scheduler runs it alongside other
+      // reads and makes it wait for a write to the file; the permission engine judges the same path.
+      access: (input: { file_path: string }) => ({ reads: [input.file_path], writes: [] }),
+      risk: { category: 'read' },
       summarize: (input: { file_path: string }) => input.file_path,
       // Resolved beside this file: dist/word-count.worker.js once built (the worker imports JavaScript).
       module: new URL('./word-count.worker.js', import.meta.url).href,

@@ -1,5 +1,5 @@
-// Tools for context tests: Read, Edit and Bash with the risk hints the real tools give (category,
-// paths), and a runner that executes their handlers in call order, then `afterToolCall`. Used until the tool runtime
+// Tools for context tests: Read, Edit and Bash with the lock sets and risk hints the real tools give
+// (paths in access, category), and a runner that executes their handlers in call order, then `afterToolCall`. Used until the tool runtime
 // (another branch) is on main; the strategies only ever see the registry and the results.
 
 /** Deterministic file content of about `size` characters. @param {string} path @param {number} size */
@@ -21,8 +21,8 @@ export function testToolsPlugin(options = {}) {
         name: 'Read',
         description: 'Reads a file from the project.',
         inputSchema: { type: 'object', properties: { file_path: { type: 'string' }, offset: { type: 'number' }, limit: { type: 'number' } }, required: ['file_path'] },
-        access: 'read',
-        risk: { category: 'read', paths: (i) => [String(i.file_path)] },
+        access: (i) => ({ reads: [String(i.file_path)], writes: [] }),
+        risk: { category: 'read' },
         summarize: (i) => String(i.file_path),
         handler: async (i) => text(`${edits.get(i.file_path) ?? ''}${fileContent(String(i.file_path), readSize(String(i.file_path)))}`),
       });
@@ -30,8 +30,8 @@ export function testToolsPlugin(options = {}) {
         name: 'Edit',
         description: 'Replaces text in a file.',
         inputSchema: { type: 'object', properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } }, required: ['file_path'] },
-        access: 'write',
-        risk: { category: 'edit', paths: (i) => [String(i.file_path)] },
+        access: (i) => ({ reads: [], writes: [String(i.file_path)] }),
+        risk: { category: 'edit' },
         summarize: (i) => String(i.file_path),
         handler: async (i) => {
           edits.set(i.file_path, `// edited: ${i.new_string}\n`);
