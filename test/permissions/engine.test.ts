@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel.js';
 import { decidePermission, openSession, permissionRequestFor, projectDataDir, resolveApprovals, type Kernel, type PermissionMode, type PermissionRequest } from '../../dist/core/index.js';
-import { shellParserReady } from '../../dist/plugins/permissions/shell/parser.js';
+import { shellParserReady } from '../../dist/core/kits/permission/shell/parser.js';
 import { inputDigest } from '../../dist/plugins/permissions/audit.js';
 import { policyFixture, type PolicyFixture } from './support.js';
 

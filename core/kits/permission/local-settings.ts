@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError, readTrust, sha256, trustLocalRules } from '../../core/index.js';
+import { ConfigError, readTrust, sha256, trustLocalRules } from '../../index.js';
 import { parseRules, type Rule, type RuleKind } from './rules/parse.js';
 
 /** The rules kept in the project's local settings file. */

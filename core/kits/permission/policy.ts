@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { Kernel, PermissionRequest } from '../../core/index.js';
+import type { Kernel, PermissionRequest } from '../../index.js';
 import { gatherFacts, realRoot, type RequestFacts } from './facts.js';
 import { LocalSettings } from './local-settings.js';
 import type { PermissionsOptions } from './options.js';
