@@ -76,6 +76,7 @@ export { textResult, errorResult } from './tools/results.js';
 export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.js';
 export type { ToolRuntimeOptions } from './tools/runtime.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './permission/decide.js';
+export { allowHint, GENERIC_ALLOW_HINT } from './permission/hint.js';
 export * from './provider-kit/index.js';
 export * from './types/messages.js';
 export type * from './types/provider.js';

@@ -35,7 +35,13 @@ export async function modeLayer(policy: Policy, request: PermissionRequest): Pro
   // The agent must not widen its own controls: a person approves each such write, whatever the
   // mode or allow rules say (no rule is suggested, so no "always" answer can make it silent).
   const control = policy.controlWrite(request, facts);
-  if (control) return { behavior: 'ask', layer, reason: `${request.tool} changes a file that steers assistant itself (${control}); only a person can approve that` };
+  if (control)
+    return {
+      behavior: 'ask',
+      layer,
+      reason: `${request.tool} changes a file that steers assistant itself (${control}); only a person can approve that`,
+      hint: 'approve it in an interactive session',
+    };
   if (request.category === 'read' && !facts.shell && facts.reads.length && facts.reads.every((f) => f.inside))
     return { behavior: 'allow', layer, reason: 'reads inside the project are allowed' };
   if (request.mode === 'acceptEdits') {

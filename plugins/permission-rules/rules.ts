@@ -15,7 +15,8 @@ export async function denyAskLayer(policy: Policy, request: PermissionRequest): 
   const denied = firstMatch([...policy.config.deny, ...local.deny], context);
   if (denied) return { behavior: 'deny', layer, reason: `denied by ${where(denied)}` };
   const asked = firstMatch([...policy.config.ask, ...local.ask], context);
-  if (asked) return { behavior: 'ask', layer, reason: `${where(asked)} says to ask` };
+  // No allow rule or mode outranks an ask rule: only a person, or removing the rule, lets it run.
+  if (asked) return { behavior: 'ask', layer, reason: `${where(asked)} says to ask`, hint: `approve it in an interactive session, or remove ${asked.text} from the ask rules` };
   return undefined;
 }
 
