@@ -39,6 +39,7 @@ export const Stage = Object.freeze({
   MODE: -100,
   /** Permission: allow rules, after the mode so plan mode still refuses writes. */
   ALLOW_RULES: -50,
+  /** Everything else. */
   DEFAULT: 0,
   /** Permission: writes outside the project and doubtful paths, after allow rules so a rule can allow them. */
   PATH_LIMITS: 50,

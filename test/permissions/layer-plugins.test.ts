@@ -13,14 +13,14 @@ const LAYERS = ['permission-guard', 'permission-rules', 'permission-mode', 'perm
 const PLUGINS_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
 /** `permissions check --json` in a fresh project, with `userConfig` as the user's own (trusted) config. */
-async function check(tool: string, input: object, options: { userConfig?: object; project?: object; trust?: boolean } = {}) {
+async function check(tool: string, input: object, options: { userConfig?: object; project?: object } = {}) {
   const env = isolatedEnv();
   if (options.userConfig) {
     mkdirSync(env.ASSISTANT_CONFIG_DIR!, { recursive: true });
     writeFileSync(join(env.ASSISTANT_CONFIG_DIR!, 'config.json'), JSON.stringify(options.userConfig));
   }
   const root = makeProject({ '.assistantrc': JSON.stringify(options.project ?? {}), 'src/a.ts': 'export const a = 1;\n', '.env': 'KEY=secret\n' });
-  const args = ['permissions', 'check', '--tool', tool, '--input', JSON.stringify(input), '--json', ...(options.trust ? ['--trust-project'] : [])];
+  const args = ['permissions', 'check', '--tool', tool, '--input', JSON.stringify(input), '--json'];
   const result = await runCli(args, { cwd: root, env });
   return { ...result, decision: result.code === 0 ? JSON.parse(result.stdout) : undefined };
 }
@@ -60,12 +60,17 @@ describe('permission layers as plugins', () => {
     expect((await check('Bash', read)).decision).toMatchObject({ behavior: 'allow', layer: 'classifier' });
     const noClassifier = await check('Bash', read, { userConfig: { plugins: [['permission-classifier', false]] } });
     expect(noClassifier.decision).toMatchObject({ behavior: 'ask', layer: 'default' });
-    // Without the ask layer the kernel's own default still asks (with a plainer reason).
-    const bare = await check('Bash', read, { userConfig: { plugins: [['permission-classifier', false], ['permission-grants', false], ['permission-ask', false]] } });
-    expect(bare.decision).toMatchObject({ behavior: 'ask', layer: 'default', reason: 'no rule allows this call' });
-    // The guard still holds with only the essential layers left.
-    const blocked = await check('Read', { file_path: '.env' }, { userConfig: { plugins: [['permission-classifier', false], ['permission-grants', false], ['permission-ask', false]] }, project: { permissions: { mode: 'bypass' } }, trust: true });
-    expect(blocked.decision).toMatchObject({ behavior: 'deny', layer: 'guard' });
+    // Without the ask layer the kernel's own default still asks (with a plainer reason); the guard still holds.
+    const env = isolatedEnv();
+    mkdirSync(env.ASSISTANT_CONFIG_DIR!, { recursive: true });
+    writeFileSync(join(env.ASSISTANT_CONFIG_DIR!, 'config.json'), JSON.stringify({ plugins: [['permission-classifier', false], ['permission-grants', false], ['permission-ask', false]] }));
+    const root = makeProject({ '.assistantrc': '{}', 'src/a.ts': 'export const a = 1;\n', '.env': 'KEY=secret\n' });
+    const batch = [{ tool: 'Bash', input: read }, { tool: 'Read', input: { file_path: '.env' }, mode: 'bypass' }].map((line) => JSON.stringify(line)).join('\n');
+    const bare = await runCli(['permissions', 'check', '--batch', '-'], { cwd: root, env, input: batch });
+    expect(bare.code).toBe(0);
+    const [lsDecision, envDecision] = bare.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lsDecision).toMatchObject({ behavior: 'ask', layer: 'default', reason: 'no rule allows this call' });
+    expect(envDecision).toMatchObject({ behavior: 'deny', layer: 'guard' });
   });
 
   it('ignores an untrusted project that drops or replaces a layer (a widening setting)', async () => {
