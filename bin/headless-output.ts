@@ -79,7 +79,9 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
       process.stderr.write(event.level === 'error' && event.code ? `${event.code}: ${event.message}\n` : `${event.level}: ${event.message}\n`);
     } else if (event.type === 'permission' && event.decision.behavior === 'deny') {
       // The answer on stdout may not say a call was refused; the user should know it was.
-      process.stderr.write(`denied: ${event.request.tool}: ${event.decision.reason}\n`);
+      // A denying layer may say how the call could be allowed ("lift the freeze in release.json").
+      const hint = event.decision.hint?.trim();
+      process.stderr.write(`denied: ${event.request.tool}: ${event.decision.reason}${hint ? `; ${hint}` : ''}\n`);
     }
   });
   return {

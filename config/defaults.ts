@@ -33,6 +33,12 @@ export const DEFAULT_PLUGINS: string[] = [
   'mcp',
   'agents',
   'permissions',
+  'permission-guard',
+  'permission-rules',
+  'permission-mode',
+  'permission-classifier',
+  'permission-grants',
+  'permission-ask',
   'hooks-shell',
 ];
 

@@ -52,6 +52,7 @@ export { LOCK_EVERYTHING, locksConflict, resourcesOverlap } from './tools/locks.
 export { declaredPaths } from './tools/declared.js';
 export type { ToolRuntimeOptions } from './tools/runtime.js';
 export { permissionRequestFor, decidePermission, resolveApprovals, type PermissionScope } from './tools/permission.js';
+export { allowHint, GENERIC_ALLOW_HINT } from './tools/hint.js';
 export * from './types/messages.js';
 export type * from './types/provider.js';
 export type * from './types/tools.js';

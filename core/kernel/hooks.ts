@@ -22,20 +22,41 @@ import type { AgentRunner } from '../agent/runner.js';
 import type { SessionState } from '../agent/session.js';
 
 /**
- * Named stages for ordering taps (tapable's `stage`): lower runs first. Config order never matters.
- * Permission layers use GUARD → POLICY → MODE → CLASSIFY → GRANTS → INTERACTIVE.
+ * Named stages for ordering taps (tapable's `stage`): lower runs first. Config order never matters,
+ * and plugins never do arithmetic on stages: a place that needs a name gets one here.
+ * Permission layers: GUARD → POLICY → TOOL_POLICY → MODE → ALLOW_RULES → PATH_LIMITS → CLASSIFY → GRANTS → LAST (ask).
  */
 export const Stage = Object.freeze({
+  /** Must see things first (the selected context strategy). */
   FIRST: -1000,
+  /** Permission: hard blocks nothing may override. */
   GUARD: -300,
+  /** Permission: the project's deny and ask rules. */
   POLICY: -200,
+  /** Permission: a tool's own layer (Bash's network flag, starting a sub-agent): after the rules, before the mode. */
+  TOOL_POLICY: -150,
+  /** Permission: the permission mode. */
   MODE: -100,
+  /** Permission: allow rules, after the mode so plan mode still refuses writes. */
+  ALLOW_RULES: -50,
+  /** Everything else. */
   DEFAULT: 0,
+  /** Permission: writes outside the project and doubtful paths, after allow rules so a rule can allow them. */
+  PATH_LIMITS: 50,
+  /** Permission: command risk classification. */
   CLASSIFY: 100,
+  /** Permission: "yes for this session" grants. */
   GRANTS: 200,
+  /** The UI. */
   INTERACTIVE: 500,
+  /** Shutdown: write out what is buffered (metrics, audit records, telemetry) while the store is still open. */
+  FLUSH: 790,
+  /** Stores: flush last on shutdown. */
   PERSIST: 800,
+  /** Must see things last (decorators, final rewrites). */
   LAST: 1000,
+  /** Recorders that must see the final value, after every LAST rewrite (replay). */
+  RECORD: 1100,
 });
 
 /** Where a turn is: passed to turn and tool hooks. */

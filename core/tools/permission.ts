@@ -4,6 +4,7 @@ import type { ToolCallPart } from '../types/messages.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionMode, PermissionRequest } from '../types/permission.js';
 import type { ToolDefinition } from '../types/tools.js';
 import { touchedBy } from './touched.js';
+import { headlessDenialMessage } from './hint.js';
 
 /** Where a call is judged. */
 export interface PermissionScope {
@@ -74,7 +75,7 @@ function headlessDenial(item: ApprovalRequest): ApprovalAnswer {
   return {
     behavior: 'deny',
     scope: 'once',
-    message: `${item.request.tool} needs approval (${item.decision.reason}) and no one can approve in headless mode; allow it with a rule in permissions.allow or a --permission-mode, or do the task another way`,
+    message: headlessDenialMessage(item.request.tool, item.decision),
   };
 }
 

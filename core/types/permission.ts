@@ -51,6 +51,12 @@ export interface PermissionDecision {
   layer: string;
   /** Grant pattern a "yes for this session / always" answer would record, e.g. `Bash(npm test:*)`. */
   suggestedRule?: string;
+  /**
+   * How the user could let such a call run, in the deciding layer's words ("lift the freeze in
+   * release.json"), shown when no one can approve. Absent: the generic hint (a rule in
+   * `permissions.allow` or a `--permission-mode`); empty: none, no setting allows it.
+   */
+  hint?: string;
 }
 
 /** What the user answered to an approval prompt. */

@@ -31,7 +31,7 @@ export default definePlugin<AgentsOptions>({
     // Starting a sub-agent only runs tool calls that each pass permission themselves, so Task needs
     // no approval. After the deny/ask rules (a rule can still stop or question it), before the mode
     // (plan mode may start read-only research agents).
-    kernel.hooks.permission.tapPromise({ name: 'agents', stage: Stage.MODE - 10 }, async (request) =>
+    kernel.hooks.permission.tapPromise({ name: 'agents', stage: Stage.TOOL_POLICY }, async (request) =>
       request.tool === TASK_TOOL
         ? { behavior: 'allow', layer: 'agents', reason: "a sub-agent's own tool calls each pass permission; starting one needs none" }
         : undefined,

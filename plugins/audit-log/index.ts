@@ -93,7 +93,7 @@ export default definePlugin<Options>({
     kernel.hooks.persist.tapPromise({ name: 'audit-log', stage: Stage.PERSIST }, async (event, info) => {
       if (event.type === 'checkpoint') await flush(kernel, info.id);
     });
-    kernel.hooks.shutdown.tapPromise({ name: 'audit-log', stage: Stage.PERSIST - 10 }, async () => {
+    kernel.hooks.shutdown.tapPromise({ name: 'audit-log', stage: Stage.FLUSH }, async () => {
       for (const record of [...open.values()]) finish({ ...record, outcome: record.decision?.behavior === 'deny' ? 'denied' : 'not_run' });
       for (const sessionId of [...ready.keys()]) await flush(kernel, sessionId);
     });

@@ -109,7 +109,7 @@ export default definePlugin<Options>({
     kernel.hooks.persist.tapPromise({ name: 'metrics', stage: Stage.PERSIST }, async (event, info) => {
       if (event.type === 'checkpoint' && event.reason !== 'tool_result') await save(info.id);
     });
-    kernel.hooks.shutdown.tapPromise({ name: 'metrics', stage: Stage.PERSIST - 10 }, async () => {
+    kernel.hooks.shutdown.tapPromise({ name: 'metrics', stage: Stage.FLUSH }, async () => {
       if (kernel.session) await save(kernel.session.info.id);
     });
     kernel.hooks.commands.tap('metrics', (registry) =>

@@ -68,6 +68,7 @@ function describe(tool: string, decision: PermissionDecision, headless: boolean)
     layer: decision.layer,
     reason: decision.reason,
     ...(decision.suggestedRule ? { suggestedRule: decision.suggestedRule } : {}),
+    ...(decision.hint?.trim() ? { hint: decision.hint.trim() } : {}),
     ...(headless && decision.behavior === 'ask' ? { effective: 'deny' } : {}),
   };
 }
@@ -153,6 +154,7 @@ export function permissionsCommand(kernel: Kernel): CliCommand {
             const effective = options.headless && decision.behavior === 'ask' ? ' (headless: denied)' : '';
             process.stdout.write(`${decision.behavior}${effective}  [${decision.layer}]  ${decision.reason}\n`);
             if (decision.suggestedRule) process.stdout.write(`a "yes, for this session / always" answer would allow: ${decision.suggestedRule}\n`);
+            if (decision.hint?.trim()) process.stdout.write(`to allow it: ${decision.hint.trim()}\n`);
           }
           return 0;
         },

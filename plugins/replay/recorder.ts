@@ -22,7 +22,7 @@ export function installRecorder(kernel: Kernel): void {
     if (!turn.agentId) push(turn.sessionId, { kind: 'prompt', time: Date.now(), message: structuredClone(message) });
     return message;
   });
-  kernel.hooks.providerRequest.tapPromise({ name: 'replay', stage: Stage.LAST + 1 }, async (request) => {
+  kernel.hooks.providerRequest.tapPromise({ name: 'replay', stage: Stage.RECORD }, async (request) => {
     const sessionId = kernel.session?.info.id;
     if (!sessionId) return request;
     const known = seen.get(sessionId) ?? seen.set(sessionId, new Set()).get(sessionId)!;
@@ -68,7 +68,7 @@ export function installRecorder(kernel: Kernel): void {
       }
     if (event.type === 'checkpoint') await flush(info.id);
   });
-  kernel.hooks.shutdown.tapPromise({ name: 'replay', stage: Stage.PERSIST - 10 }, async () => {
+  kernel.hooks.shutdown.tapPromise({ name: 'replay', stage: Stage.FLUSH }, async () => {
     for (const sessionId of [...buffers.keys()]) await flush(sessionId);
   });
 }

@@ -55,7 +55,7 @@ export default definePlugin<Options>({
       timer = setInterval(() => void exportNow(), options.intervalMs ?? 60_000);
       timer.unref();
     });
-    kernel.hooks.shutdown.tapPromise({ name: 'telemetry-otlp', stage: Stage.PERSIST - 20 }, async () => {
+    kernel.hooks.shutdown.tapPromise({ name: 'telemetry-otlp', stage: Stage.FLUSH }, async () => {
       clearInterval(timer);
       await exportNow();
     });

@@ -30,7 +30,7 @@ export function networkLine(state: 'unsandboxed' | 'network' | 'no-network'): st
  */
 export function networkPermission(tool: string, applies: () => boolean) {
   return {
-    stage: Stage.MODE - 50,
+    stage: Stage.TOOL_POLICY,
     layer: async (request: PermissionRequest): Promise<PermissionDecision | undefined> => {
       if (request.tool !== tool || request.input.network !== true || request.mode === 'bypass' || !applies()) return undefined;
       // Plan mode runs only what is proven read-only: reaching the network is not that, so nobody is asked.

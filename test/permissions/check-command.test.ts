@@ -117,10 +117,15 @@ describe('assistant permissions check', () => {
     expect(missingFile.stderr).toContain('cannot read the batch file');
   });
 
-  it('shows the plugin and its hooks in `assistant plugins`', async () => {
+  it('shows the plugins and their hooks in `assistant plugins`', async () => {
     const result = await runCli(['plugins', '--json', '--trust-project'], { cwd: fixture.root, env: fixture.env });
-    const permissions = JSON.parse(result.stdout).find((p: { name: string }) => p.name === 'permissions');
+    const listed = JSON.parse(result.stdout) as { name: string; source: string; hooks: string[] }[];
+    const permissions = listed.find((p) => p.name === 'permissions')!;
     expect(permissions.source).toBe('built-in (permissions/index.js)');
-    expect(permissions.hooks).toEqual(expect.arrayContaining(['permission', 'lockSet', 'event', 'commands']));
+    expect(permissions.hooks).toEqual(expect.arrayContaining(['event', 'commands']));
+    // The layers are plugins of their own (the classifier also proves read-only commands to the scheduler).
+    const classifier = listed.find((p) => p.name === 'permission-classifier')!;
+    expect(classifier.source).toBe('built-in (permission-classifier/index.js)');
+    expect(classifier.hooks).toEqual(expect.arrayContaining(['permission', 'lockSet']));
   });
 });

@@ -1,4 +1,4 @@
-import type { JsonSchema, PermissionMode } from '../../core/index.js';
+import type { JsonSchema, PermissionMode } from '../../index.js';
 
 /** The `permissions` section of the configuration. */
 export interface PermissionsOptions {

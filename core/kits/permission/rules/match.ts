@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import type { PermissionRequest } from '../../../core/index.js';
+import type { PermissionRequest } from '../../../index.js';
 import type { PathFact, RequestFacts } from '../facts.js';
 import { isSafeCommand } from '../safety.js';
 import type { ShellCommand } from '../shell/types.js';

@@ -1,5 +1,5 @@
 import { dirname, relative, sep } from 'node:path';
-import type { PermissionRequest } from '../../core/index.js';
+import type { PermissionRequest } from '../../index.js';
 import type { RequestFacts } from './facts.js';
 import { coveringRule, type MatchContext } from './rules/match.js';
 import { parseRule } from './rules/parse.js';

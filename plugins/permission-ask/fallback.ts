@@ -1,8 +1,5 @@
-import type { PermissionDecision, PermissionRequest } from '../../../core/index.js';
-import type { RequestFacts } from '../facts.js';
-import type { Policy } from '../policy.js';
-import { whyUnsafe } from '../safety.js';
-import { suggestRule } from '../suggest.js';
+import type { PermissionDecision, PermissionRequest } from '../../core/index.js';
+import { type Policy, type RequestFacts, suggestRule, whyUnsafe } from '../../core/kits/permission/index.js';
 
 function reasonFor(request: PermissionRequest, facts: RequestFacts, trustTests: boolean): string {
   const shell = facts.shell;
@@ -26,10 +23,8 @@ function reasonFor(request: PermissionRequest, facts: RequestFacts, trustTests: 
 }
 
 /** No layer allowed the call: a person must approve it (headless mode turns this into a denial). */
-export function fallbackLayer(policy: Policy) {
-  return async (request: PermissionRequest): Promise<PermissionDecision | undefined> => {
-    const facts = await policy.facts(request);
-    const suggestedRule = suggestRule(request, facts, policy.matchContext(request, facts));
-    return { behavior: 'ask', layer: 'default', reason: reasonFor(request, facts, policy.options.trustTestCommands), ...(suggestedRule ? { suggestedRule } : {}) };
-  };
+export async function fallbackLayer(policy: Policy, request: PermissionRequest): Promise<PermissionDecision | undefined> {
+  const facts = await policy.facts(request);
+  const suggestedRule = suggestRule(request, facts, policy.matchContext(request, facts));
+  return { behavior: 'ask', layer: 'default', reason: reasonFor(request, facts, policy.options.trustTestCommands), ...(suggestedRule ? { suggestedRule } : {}) };
 }

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../../core/index.js';
-import { readTrust, sha256, trustLocalRules } from '../../core/kits/trust/index.js';
+import { ConfigError } from '../../index.js';
+import { readTrust, sha256, trustLocalRules } from '../trust/index.js';
 import { parseRules, type Rule, type RuleKind } from './rules/parse.js';
 
 /** The rules kept in the project's local settings file. */

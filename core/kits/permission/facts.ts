@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../../core/index.js';
+import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../../index.js';
 import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
 import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, resolveFrom } from './paths/resolve.js';
 import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';

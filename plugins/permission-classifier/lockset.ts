@@ -1,18 +1,16 @@
-import type { LockContext, LockSet, ToolCallPart, ToolDefinition } from '../../core/index.js';
 import { resolve } from 'node:path';
-import { isWithin } from './paths/resolve.js';
-import { analyzeShellSync } from './shell/analyze.js';
-import type { Policy } from './policy.js';
-import { isSafeCommand } from './safety.js';
+import type { Kernel, LockContext, LockSet, ToolCallPart, ToolDefinition } from '../../core/index.js';
+import { analyzeShellSync, isSafeCommand, isWithin, policyOf } from '../../core/kits/permission/index.js';
 
 /**
  * Proves a shell command read-only for the scheduler, so it can run beside other reads: every
  * command only reads, inside the project. Abstains (the tool's own lock set: write everything)
  * when in doubt, or before the parser has loaded (the permission check loads it first).
  */
-export function readOnlyLockSet(policy: Policy) {
+export function readOnlyLockSet(kernel: Kernel) {
   return (call: ToolCallPart, definition: ToolDefinition<any>, context: LockContext): LockSet | undefined => {
-    if (definition.risk?.category !== 'execute' || !definition.risk.command) return undefined;
+    const policy = policyOf(kernel);
+    if (!policy || definition.risk?.category !== 'execute' || !definition.risk.command) return undefined;
     let command: string | undefined;
     try {
       command = definition.risk.command(call.input);

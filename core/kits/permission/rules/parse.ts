@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { PermissionError } from '../../../core/index.js';
+import { PermissionError } from '../../../index.js';
 import { mcpRuleMatcher } from './mcp.js';
 
 /** Which list a rule is in. */

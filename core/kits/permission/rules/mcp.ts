@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { parseMcpToolName } from '../../../core/index.js';
+import { parseMcpToolName } from '../../../index.js';
 import type { RuleKind } from './parse.js';
 
 /** The (server, tool) pair of an MCP tool name (core's parse: the first `__` after `mcp__` ends the server's name). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import type { ControlFiles } from '../../../core/index.js';
+import type { ControlFiles } from '../../../index.js';
 import { CASE_INSENSITIVE, isWithin } from './resolve.js';
 
 /** Shell start-up files: writing one runs code in every future shell. */

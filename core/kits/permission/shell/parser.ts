@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Node, Parser as TsParser } from 'web-tree-sitter';
-import { PermissionError } from '../../../core/index.js';
+import { PermissionError } from '../../../index.js';
 
 export type { Node as SyntaxNode } from 'web-tree-sitter';
 

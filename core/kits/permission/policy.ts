@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { Kernel, PermissionRequest } from '../../core/index.js';
+import type { Kernel, PermissionRequest } from '../../index.js';
 import { gatherFacts, realRoot, type RequestFacts } from './facts.js';
 import { LocalSettings } from './local-settings.js';
 import type { PermissionsOptions } from './options.js';
@@ -14,7 +14,7 @@ import { parseRule, parseRules, type Rule } from './rules/parse.js';
 export interface Policy {
   options: PermissionsOptions;
   /** Rules from the configuration. */
-  config: { allow: Rule[]; ask: Rule[]; deny: Rule[] };
+  readonly config: Readonly<{ allow: readonly Rule[]; ask: readonly Rule[]; deny: readonly Rule[] }>;
   local: LocalSettings;
   /** Grants given "for this session" (from the open session, or kept here when none is open). */
   sessionGrants(): Rule[];
@@ -56,11 +56,12 @@ function trustOf(kernel: Kernel): { root: string } | undefined {
 /** Builds the shared policy state for one kernel. */
 export function createPolicy(kernel: Kernel, options: PermissionsOptions): Policy {
   const where = kernel.resolvedConfig.projectFile ?? 'the configuration';
-  const config = {
-    allow: parseRules(options.allow, 'allow', where),
-    ask: parseRules(options.ask, 'ask', where),
-    deny: parseRules(options.deny, 'deny', where),
-  };
+  // Frozen: the state is shared with every layer plugin, and none may change another's rules.
+  const config = Object.freeze({
+    allow: Object.freeze(parseRules(options.allow, 'allow', where)),
+    ask: Object.freeze(parseRules(options.ask, 'ask', where)),
+    deny: Object.freeze(parseRules(options.deny, 'deny', where)),
+  });
   const home = process.env.HOME || homedir() || null;
   const isSecret = createSecretMatcher(options.secrets);
   const settings = { isSecret, allowSudo: options.allowSudo, trustTests: options.trustTestCommands, home };
@@ -77,7 +78,7 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
     }
     return parsedGrants.get(text)!;
   };
-  return {
+  const policy: Policy = {
     options,
     config,
     local: new LocalSettings(resolve(kernel.projectRoot, options.localSettings), trustOf(kernel)),
@@ -115,4 +116,5 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
       return undefined;
     },
   };
+  return Object.freeze(policy);
 }
