@@ -33,12 +33,12 @@ export const DEFAULT_PLUGINS: string[] = [
   'mcp',
   'agents',
   'permissions',
-  'permission-guard',
-  'permission-rules',
-  'permission-mode',
-  'permission-classifier',
-  'permission-grants',
-  'permission-ask',
+  'permissions/guard',
+  'permissions/rules',
+  'permissions/mode',
+  'permissions/classifier',
+  'permissions/grants',
+  'permissions/ask',
   'hooks-shell',
 ];
 

@@ -1,5 +1,5 @@
 import { definePlugin, type OriginEvent } from '../../core/index.js';
-import { createPolicy, optionsSchema, publishPolicy, type PermissionsOptions } from '../../core/kits/permission/index.js';
+import { createPolicy, optionsSchema, publishPolicy, type PermissionsOptions } from './policy/index.js';
 import { AuditLog } from './audit.js';
 import { permissionsCommand } from './check-command.js';
 

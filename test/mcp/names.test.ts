@@ -2,7 +2,7 @@
 // permission rules on MCP tools match the (server, tool) pair, never a string prefix.
 import { describe, expect, it } from 'vitest';
 import { parseToolName, qualifiedName, serverNameProblem } from '../../dist/plugins/mcp/names.js';
-import { parseRule } from '../../dist/core/kits/permission/rules/parse.js';
+import { parseRule } from '../../dist/plugins/permissions/policy/rules/parse.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { FIXTURE, firstTurn, mcpKernel, nodeServer, notices } from './support.js';

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../dist/core/kits/permission/shell/argv.js';
-import { analyzeShell } from '../../dist/core/kits/permission/shell/analyze.js';
-import { unsafeSedScript } from '../../dist/core/kits/permission/shell/specs/sed-script.js';
-import { isReadOnlyScript } from '../../dist/core/kits/permission/safety.js';
+import { parseArgs } from '../../dist/plugins/permissions/policy/shell/argv.js';
+import { analyzeShell } from '../../dist/plugins/permissions/policy/shell/analyze.js';
+import { unsafeSedScript } from '../../dist/plugins/permissions/policy/shell/specs/sed-script.js';
+import { isReadOnlyScript } from '../../dist/plugins/permissions/policy/safety.js';
 import { bash, checkBatch, policyFixture, type CheckResult, type PolicyFixture } from './support.js';
 
 // Issue #14: the classifier proves a command read-only only when every option is known to its

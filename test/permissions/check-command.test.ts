@@ -125,7 +125,7 @@ describe('assistant permissions check', () => {
     expect(permissions.hooks).toEqual(expect.arrayContaining(['event', 'commands']));
     // The layers are plugins of their own (the classifier also proves read-only commands to the scheduler).
     const classifier = listed.find((p) => p.name === 'permission-classifier')!;
-    expect(classifier.source).toBe('built-in (permission-classifier/index.js)');
+    expect(classifier.source).toBe('built-in (permissions/classifier/index.js)');
     expect(classifier.hooks).toEqual(expect.arrayContaining(['permission', 'lockSet']));
   });
 });

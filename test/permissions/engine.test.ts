@@ -5,7 +5,7 @@ import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { decidePermission, permissionRequestFor, projectDataDir, resolveApprovals, type Kernel, type PermissionMode, type PermissionRequest } from '../../dist/core/index.js';
 import { openSession } from '../../dist/core/kits/agent/index.js';
-import { shellParserReady } from '../../dist/core/kits/permission/shell/parser.js';
+import { shellParserReady } from '../../dist/plugins/permissions/policy/shell/parser.js';
 import { inputDigest } from '../../dist/plugins/permissions/audit.js';
 import { policyFixture, type PolicyFixture } from './support.js';
 

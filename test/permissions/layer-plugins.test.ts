@@ -39,7 +39,7 @@ describe('permission layers as plugins', () => {
       for (const file of sources(join(PLUGINS_DIR, layer))) {
         const imports = [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
         for (const spec of imports)
-          expect(spec.startsWith('node:') || spec.startsWith('./') || ['../../core/index.js', '../../core/kits/permission/index.js'].includes(spec) ? 'ok' : `${file}: ${spec}`).toBe('ok');
+          expect(spec.startsWith('node:') || spec.startsWith('./') || ['../../core/index.js', '../../plugins/permissions/policy/index.js'].includes(spec) ? 'ok' : `${file}: ${spec}`).toBe('ok');
       }
   });
 

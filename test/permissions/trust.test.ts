@@ -4,7 +4,7 @@
 import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LocalSettings } from '../../dist/core/kits/permission/local-settings.js';
+import { LocalSettings } from '../../dist/plugins/permissions/policy/local-settings.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { checkBatch, policyFixture, type CheckRequest, type CheckResult, type PolicyFixture } from './support.js';

@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+import type { Node, Parser as TsParser } from 'web-tree-sitter';
+import { PermissionError } from '../../../../core/index.js';
+
+export type { Node as SyntaxNode } from 'web-tree-sitter';
+
+/** A parsed script: the root node, and `dispose` to free the tree's wasm memory. */
+export interface ParsedScript {
+  root: Node;
+  dispose(): void;
+}
+
+let loading: Promise<TsParser> | undefined;
+let parser: TsParser | undefined;
+
+/**
+ * Loads web-tree-sitter and the tree-sitter-bash grammar. Lazy: the wasm is read on the first
+ * shell judgement, never at import, so starting the CLI costs nothing.
+ */
+export function loadShellParser(): Promise<TsParser> {
+  loading ??= (async () => {
+    try {
+      const { Parser, Language } = await import('web-tree-sitter');
+      await Parser.init();
+      const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+      const bash = await Language.load(wasm);
+      const created = new Parser();
+      created.setLanguage(bash);
+      parser = created;
+      return created;
+    } catch (cause) {
+      loading = undefined;
+      throw new PermissionError(
+        'ASSISTANT_PERMISSION_PARSER_FAILED',
+        `the shell parser (web-tree-sitter with tree-sitter-bash) could not be loaded, so shell commands cannot be judged: ${(cause as Error)?.message ?? cause}; reinstall assistant's dependencies (npm ci)`,
+        { plugin: 'permissions', cause },
+      );
+    }
+  })();
+  return loading;
+}
+
+/** True once the grammar is loaded and `parseScriptSync` can be used. */
+export function shellParserReady(): boolean {
+  return parser !== undefined;
+}
+
+/** Parses a script with the loaded grammar; undefined when it is not loaded yet. */
+export function parseScriptSync(source: string): ParsedScript | undefined {
+  if (!parser) return undefined;
+  const tree = parser.parse(source);
+  if (!tree) return undefined;
+  return { root: tree.rootNode, dispose: () => tree.delete() };
+}
