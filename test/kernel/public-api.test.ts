@@ -63,7 +63,7 @@ const ENTRIES = ['core/index', 'core/testing/index', ...KITS.map((kit) => `core/
 
 /** The values of the main entry, pinned: adding one is a decision (most helpers belong in a kit). */
 const MAIN_VALUES = [
-  'AssistantError', 'ConfigError', 'ContextError', 'DEFAULT_SECRET_ALLOW', 'ERROR_CODES', 'KERNEL_API_VERSION', 'LOCK_EVERYTHING',
+  'AssistantError', 'ConfigError', 'ContextError', 'DEFAULT_SECRET_ALLOW', 'GENERIC_ALLOW_HINT', 'allowHint', 'declaredPaths', 'ERROR_CODES', 'KERNEL_API_VERSION', 'LOCK_EVERYTHING',
   'MCP_SERVER_NAME', 'PACKAGE_NAME', 'PROJECT_CONFIG_FILES', 'PermissionError', 'PluginError', 'ProviderError', 'SessionError', 'Stage',
   'TOOL_NAME', 'ToolError', 'addUsage', 'compileSchema', 'createControlFiles', 'createKernel', 'createSecretMatcher', 'currentOwner',
   'decidePermission', 'definePlugin', 'describeSchemaErrors', 'displayPath', 'emptyUsage', 'errorResult', 'escapeDeceptive', 'formatError',
