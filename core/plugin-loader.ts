@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { satisfies } from 'semver';
 import { PluginError, ConfigError } from './errors.js';
 import type { Plugin } from './kernel-types.js';
 import type { ResolvedPluginEntry, AssistantConfig } from './types/config.js';
 import { isPathSpec, resolveModule } from './util/resolve-module.js';
-import { satisfies } from './util/semver-range.js';
 import { compileSchema, describeSchemaErrors } from './util/json-validate.js';
 import { shareRunningAssistant } from './util/self-reference.js';
 
