@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { satisfies } from 'semver';
 import { PluginError, ConfigError } from './errors.js';
 import type { Plugin } from './kernel-types.js';
 import type { ResolvedPluginEntry, AssistantConfig } from '../types/config.js';
 import { isPathSpec, resolveModule } from './resolve-module.js';
-import { satisfies } from './semver-range.js';
 import { compileSchema, describeSchemaErrors } from '../util/json-validate.js';
 import { shareRunningAssistant } from './self-reference.js';
 

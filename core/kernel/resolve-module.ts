@@ -1,53 +1,61 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exports as resolveExports, type Exports } from 'resolve.exports';
 
 /** True when a plugin spec is a path rather than a package name. */
 export function isPathSpec(spec: string): boolean {
   return spec.startsWith('.') || spec.startsWith('file:') || isAbsolute(spec) || /^[a-zA-Z]:[\\/]/.test(spec);
 }
 
-const CONDITIONS = ['import', 'node', 'default'];
+/** What `import` matches in a package's `exports`, in Node's terms (`default` is always on). */
+const IMPORT_CONDITIONS = { conditions: ['node', 'import'], unsafe: true } as const;
 
-function pickTarget(entry: unknown): string | undefined {
-  if (typeof entry === 'string') return entry;
-  if (Array.isArray(entry)) {
-    for (const e of entry) {
-      const t = pickTarget(e);
-      if (t) return t;
-    }
-    return undefined;
+/**
+ * The files a package's `exports` maps `subpath` to, best first: `[]` when it maps nothing
+ * (no such subpath, or none of our conditions), undefined when the package has no `exports`.
+ */
+function exportsTargets(pkg: PackageJson, subpath: string): string[] | undefined {
+  if (pkg.exports === undefined || pkg.exports === null) return undefined;
+  try {
+    return resolveExports(pkg, subpath, IMPORT_CONDITIONS) ?? [];
+  } catch {
+    // resolve.exports throws for a subpath the map does not name: that package does not export it.
+    return [];
   }
-  if (entry && typeof entry === 'object') {
-    for (const [key, value] of Object.entries(entry)) {
-      if (CONDITIONS.includes(key)) {
-        const t = pickTarget(value);
-        if (t) return t;
-      }
-    }
+}
+
+/**
+ * A target inside the package, as Node requires: relative (`./`), with no `..` or `node_modules`
+ * segment, so neither a crafted spec (`pkg/../../x` through a `./*` pattern) nor a crafted map
+ * (`"../../etc"`) reaches a file outside the package.
+ */
+function insidePackage(pkgDir: string, target: string): string | undefined {
+  if (!target.startsWith('./')) return undefined;
+  if (target.split(/[\\/]/).some((segment) => segment === '..' || segment === 'node_modules')) return undefined;
+  const path = resolve(pkgDir, target);
+  const rel = relative(pkgDir, path);
+  return rel.startsWith('..') || isAbsolute(rel) ? undefined : path;
+}
+
+/** The first of a package's export targets that is a file (exact: Node adds no extension to one). */
+function firstExportedFile(pkgDir: string, targets: string[]): string | undefined {
+  for (const target of targets) {
+    const path = insidePackage(pkgDir, target);
+    if (path && isFile(path)) return path;
   }
   return undefined;
 }
 
-function exportsTarget(exportsField: unknown, subpath: string): string | undefined {
-  if (exportsField === undefined || exportsField === null) return undefined;
-  const isSubpathMap =
-    typeof exportsField === 'object' && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'));
-  if (!isSubpathMap) return subpath === '.' ? pickTarget(exportsField) : undefined;
-  const map = exportsField as Record<string, unknown>;
-  if (subpath in map) return pickTarget(map[subpath]);
-  for (const [key, value] of Object.entries(map)) {
-    const star = key.indexOf('*');
-    if (star < 0) continue;
-    const prefix = key.slice(0, star);
-    const suffix = key.slice(star + 1);
-    if (subpath.startsWith(prefix) && subpath.endsWith(suffix)) {
-      const target = pickTarget(value);
-      return target?.replace('*', subpath.slice(prefix.length, subpath.length - suffix.length));
-    }
-  }
-  return undefined;
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
+type PackageJson = { name?: string; exports?: Exports | null; main?: string };
+
+function readPackageJson(file: string): PackageJson {
+  return JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
 }
 
 function splitPackageName(spec: string): [string, string] {
@@ -61,7 +69,8 @@ function splitPackageName(spec: string): [string, string] {
 /**
  * Resolves a plugin spec to a file, the way `import` would from a file in `baseDir`:
  * paths relative to `baseDir`; package names through node_modules up from `baseDir`
- * (package `exports` with import/node/default conditions, then `main`, then index.js).
+ * (package `exports` with the node/import/default conditions, Node's subpath patterns and
+ * fallback arrays; `main` or index.js only for a package without `exports`).
  * Returns undefined when nothing matches.
  */
 export function resolveModule(spec: string, baseDir: string): string | undefined {
@@ -74,10 +83,10 @@ export function resolveModule(spec: string, baseDir: string): string | undefined
     const pkgDir = join(dir, 'node_modules', name);
     const pkgJson = join(pkgDir, 'package.json');
     if (existsSync(pkgJson)) {
-      const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { exports?: unknown; main?: string };
-      const target = exportsTarget(pkg.exports, subpath);
-      if (target) return resolveFileOrDirectory(join(pkgDir, target));
-      if (pkg.exports !== undefined) return undefined;
+      const pkg = readPackageJson(pkgJson);
+      const targets = exportsTargets(pkg, subpath);
+      // A package with `exports` exposes only what they name: no fallback to `main` or to its files.
+      if (targets) return firstExportedFile(pkgDir, targets);
       return resolveFileOrDirectory(subpath === '.' ? join(pkgDir, pkg.main ?? 'index.js') : join(pkgDir, subpath));
     }
     if (dirname(dir) === dir) break;
@@ -91,13 +100,14 @@ export function resolveModule(spec: string, baseDir: string): string | undefined
 }
 
 function resolveFileOrDirectory(path: string): string | undefined {
-  if (existsSync(path) && statSync(path).isFile()) return path;
+  if (isFile(path)) return path;
   for (const ext of ['.js', '.mjs', '.cjs']) if (existsSync(path + ext)) return path + ext;
   const pkgJson = join(path, 'package.json');
   if (existsSync(pkgJson)) {
-    const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { exports?: unknown; main?: string };
-    const target = exportsTarget(pkg.exports, '.') ?? pkg.main;
-    if (target) return resolveFileOrDirectory(join(path, target));
+    const pkg = readPackageJson(pkgJson);
+    const exported = firstExportedFile(path, exportsTargets(pkg, '.') ?? []);
+    if (exported) return exported;
+    if (pkg.main) return resolveFileOrDirectory(join(path, pkg.main));
   }
   for (const index of ['index.js', 'index.mjs']) if (existsSync(join(path, index))) return join(path, index);
   return undefined;

@@ -1,22 +1,18 @@
 import { definePlugin, Stage } from '../../core/index.js';
-import { toOtlpJson } from './otlp-json.js';
+import { type MetricsSnapshot } from '../../core/kits/metrics/index.js';
+import { exportTarget, type TelemetryOptions } from './export-target.js';
+import type { MetricsExporter } from './metrics-exporter.js';
 
-interface Options {
-  /** OTLP/HTTP base URL (e.g. `http://127.0.0.1:4318`); `/v1/metrics` is added unless present. Nothing is sent without it. */
-  endpoint?: string;
-  intervalMs?: number;
-  headers?: Record<string, string>;
-  serviceName?: string;
-  timeoutMs?: number;
-}
+const VERSION = '1.1.0';
 
 /**
- * Exports `kernel.metrics` to an OpenTelemetry collector over OTLP/HTTP JSON, periodically and
- * once more on exit. Off unless `telemetry.endpoint` is set: no network otherwise.
+ * Exports `kernel.metrics` to an OpenTelemetry collector over OTLP/HTTP JSON (the OpenTelemetry
+ * SDK's exporter), periodically and once more on exit. Off unless `telemetry.endpoint` or
+ * `OTEL_EXPORTER_OTLP_(METRICS_)ENDPOINT` is set: no network, and the SDK is not even loaded.
  */
-export default definePlugin<Options>({
+export default definePlugin<TelemetryOptions>({
   name: 'telemetry-otlp',
-  version: '1.0.0',
+  version: VERSION,
   configKey: 'telemetry',
   optionsSchema: {
     type: 'object',
@@ -30,34 +26,42 @@ export default definePlugin<Options>({
     },
   },
   apply(kernel, options, { logger }) {
-    if (!options.endpoint) return;
-    const url = /\/v1\/metrics\/?$/.test(options.endpoint) ? options.endpoint : `${options.endpoint.replace(/\/$/, '')}/v1/metrics`;
+    const target = exportTarget(options, process.env);
+    if (!target) return;
+    if (target.from === 'environment' && options.endpoint)
+      logger.info(`telemetry.endpoint ${options.endpoint} is not used: OTEL_EXPORTER_OTLP_*ENDPOINT in the environment names the collector`);
+    let exporter: MetricsExporter | undefined;
     let timer: NodeJS.Timeout | undefined;
     let warned = false;
-    const exportNow = async () => {
-      const body = toOtlpJson(kernel.metrics.snapshot(), { serviceName: options.serviceName ?? 'assistant', kernelApi: kernel.apiVersion, sessionId: kernel.session?.info.id });
+    const warnOnce = (what: string, error: unknown) => {
+      // Telemetry never breaks a run: say it once, keep going.
+      if (!warned) logger.warn(`${what}: ${(error as Error)?.message ?? error}`);
+      warned = true;
+    };
+    const where = target.from === 'environment' ? 'the collector OTEL_EXPORTER_OTLP_* names' : target.url;
+    const exportNow = async (snapshot: MetricsSnapshot) => {
       try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...options.headers },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
-        });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        await response.arrayBuffer();
+        await exporter?.send(snapshot, kernel.session?.info.id);
       } catch (error) {
-        // Telemetry never breaks a run: say it once, keep going.
-        if (!warned) logger.warn(`cannot export metrics to ${url}: ${(error as Error).message}`);
-        warned = true;
+        warnOnce(`cannot export metrics to ${where}`, error);
       }
     };
     kernel.hooks.ready.tapPromise('telemetry-otlp', async () => {
-      timer = setInterval(() => void exportNow(), options.intervalMs ?? 60_000);
+      try {
+        const { createMetricsExporter } = await import('./metrics-exporter.js');
+        exporter = createMetricsExporter(target, options, { kernelApi: kernel.apiVersion, pluginVersion: VERSION });
+      } catch (error) {
+        warnOnce('cannot start the OpenTelemetry exporter', error);
+        return;
+      }
+      timer = setInterval(() => void exportNow(kernel.metrics.snapshot()), options.intervalMs ?? 60_000);
       timer.unref();
     });
     kernel.hooks.shutdown.tapPromise({ name: 'telemetry-otlp', stage: Stage.FLUSH }, async () => {
       clearInterval(timer);
-      await exportNow();
+      if (!exporter) return;
+      await exportNow(kernel.metrics.snapshot());
+      await exporter.shutdown().catch((error: unknown) => warnOnce('cannot stop the OpenTelemetry exporter', error));
     });
   },
 });

@@ -4,3 +4,6 @@
 import { tempDir, userDirsUnder } from './project.js';
 
 Object.assign(process.env, userDirsUnder(tempDir('assistant-home-')));
+
+// A developer's own OpenTelemetry settings would send every test run's metrics to their collector.
+for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) delete process.env[name];

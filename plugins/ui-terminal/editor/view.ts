@@ -1,5 +1,5 @@
 import type { Style } from '../terminal/style.js';
-import { charWidth, truncate } from '../terminal/width.js';
+import { truncate, visibleWidth } from '../terminal/width.js';
 import type { TextBuffer } from './buffer.js';
 
 /** The input box as lines, and where the cursor is among them. */
@@ -34,7 +34,7 @@ export function renderEditor(buffer: TextBuffer, style: Style, width: number, ma
   for (const [lineIndex, line] of buffer.text.split('\n').entries()) {
     if (lineIndex > 0) offset++; // the newline
     for (const ch of line) {
-      const w = charWidth(ch);
+      const w = visibleWidth(ch);
       if (used + w > room) endRow();
       if (offset === buffer.cursor) cursor = { row: rows.length, col: PROMPT.length + used };
       row += ch;

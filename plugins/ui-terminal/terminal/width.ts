@@ -1,54 +1,88 @@
-import { eastAsianWidth } from 'get-east-asian-width';
+import ansiRegex from 'ansi-regex';
+import stringWidth from 'string-width';
 
-/** ANSI CSI and OSC sequences: zero width on screen. */
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
-const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}\u200b\ufe00-\ufe0f]/u;
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+// Widths come from string-width (grapheme clusters, emoji sequences, East Asian width); escape
+// sequences are found by ansi-regex, the matcher string-width itself strips them with, so the two
+// never disagree about what is visible.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Global; `replace` and `matchAll` never share its `lastIndex` (matchAll works on a copy). */
+const ESCAPES = ansiRegex();
 
-/** Removes ANSI escape sequences. */
+/** Removes ANSI escape sequences (CSI, OSC including titles and hyperlinks, DCS...). */
 export function stripAnsi(text: string): string {
-  return text.replace(new RegExp(ANSI.source, 'g'), '');
+  return text.replace(ESCAPES, '');
 }
 
-/** Columns one code point takes: 0 for marks and controls, 2 for wide (CJK, emoji), else 1. */
-export function charWidth(char: string): number {
-  const cp = char.codePointAt(0)!;
-  if (cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if (cp < 0x300) return 1;
-  if (ZERO_WIDTH.test(char)) return 0;
-  if (cp >= 0x1f000 && PICTOGRAPHIC.test(char)) return 2;
-  return eastAsianWidth(cp);
-}
-
-/** A piece of styled text: an escape sequence (no width) or one visible code point. */
+/** A piece of styled text: an escape sequence (no width) or one grapheme cluster as the terminal draws it. */
 export interface Piece {
   text: string;
   width: number;
   escape: boolean;
 }
 
-/** Splits styled text into escape sequences and code points. */
-export function* pieces(text: string): Generator<Piece> {
-  let i = 0;
-  while (i < text.length) {
-    if (text.charCodeAt(i) === 0x1b) {
-      ANSI.lastIndex = i;
-      const m = ANSI.exec(text);
-      if (m) {
-        yield { text: m[0], width: 0, escape: true };
-        i += m[0].length;
-        continue;
-      }
-    }
-    const cp = text.codePointAt(i)!;
-    const char = String.fromCodePoint(cp);
-    yield { text: char, width: charWidth(char), escape: false };
-    i += char.length;
+/** Splits styled text into escape sequences and grapheme clusters. */
+export function pieces(text: string): Piece[] {
+  const out: Piece[] = [];
+  let from = 0;
+  for (const match of text.matchAll(ESCAPES)) {
+    addVisible(out, text.slice(from, match.index));
+    out.push({ text: match[0], width: 0, escape: true });
+    from = match.index + match[0].length;
   }
+  addVisible(out, text.slice(from));
+  return out;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]+/g;
+
+/**
+ * Adds the grapheme clusters of `text` with their widths. Segmenting and measuring every character
+ * is many times slower than the per-code-point code this replaced, and most terminal text is
+ * plain ASCII, so only the stretches around other characters go through Intl.Segmenter and
+ * string-width. A stretch takes one ASCII neighbour on each side (a following mark or ZWJ joins
+ * the character before it, a Prepend character the one after it); two printable ASCII characters
+ * never join.
+ */
+function addVisible(out: Piece[], text: string): void {
+  let ascii = 0;
+  for (const [start, end] of stretchesToSegment(text)) {
+    for (; ascii < start; ascii++) out.push({ text: text[ascii]!, width: 1, escape: false });
+    for (const { segment } of graphemes.segment(text.slice(start, end))) out.push({ text: segment, width: clusterWidth(segment), escape: false });
+    ascii = end;
+  }
+  for (; ascii < text.length; ascii++) out.push({ text: text[ascii]!, width: 1, escape: false });
+}
+
+/** The `[start, end)` stretches holding anything but printable ASCII, each with its neighbours, merged where they touch. */
+function stretchesToSegment(text: string): Array<[number, number]> {
+  const stretches: Array<[number, number]> = [];
+  for (const match of text.matchAll(NOT_PRINTABLE_ASCII)) {
+    const start = Math.max(0, match.index - 1);
+    const end = Math.min(text.length, match.index + match[0].length + 1);
+    const last = stretches[stretches.length - 1];
+    if (last && start <= last[1]) last[1] = end;
+    else stretches.push([start, end]);
+  }
+  return stretches;
+}
+
+/** Widths of clusters seen so far: the same few CJK characters and emoji recur through a transcript. */
+const widths = new Map<string, number>();
+
+function clusterWidth(cluster: string): number {
+  let width = widths.get(cluster);
+  if (width === undefined) {
+    width = stringWidth(cluster);
+    if (widths.size >= 10_000) widths.clear();
+    widths.set(cluster, width);
+  }
+  return width;
 }
 
 /** Columns the text takes on screen. */
 export function visibleWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const piece of pieces(text)) width += piece.width;
   return width;
@@ -96,11 +130,11 @@ export function truncate(text: string, width: number, ellipsis = '…'): string 
 export function truncateStart(text: string, width: number, ellipsis = '…'): string {
   const plain = stripAnsi(text);
   if (visibleWidth(plain) <= width) return text;
-  const chars = [...plain];
+  const clusters = [...graphemes.segment(plain)].map((g) => g.segment);
   let used = visibleWidth(ellipsis);
-  let start = chars.length;
-  while (start > 0 && used + charWidth(chars[start - 1]!) <= width) used += charWidth(chars[--start]!);
-  return ellipsis + chars.slice(start).join('');
+  let start = clusters.length;
+  while (start > 0 && used + stringWidth(clusters[start - 1]!) <= width) used += stringWidth(clusters[--start]!);
+  return ellipsis + clusters.slice(start).join('');
 }
 
 /**
