@@ -40,6 +40,7 @@ export { readTrust, updateTrust, revokeTrust, trustLocalRules, trustFile, sha256
 export { openSession, type SessionState, type OpenSessionOptions } from './session.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from './session-events.js';
 export { currentOwner } from './util/surface.js';
+export { ownerAlive, processStartTicks } from './util/owner-alive.js';
 export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
 export { ago, summaryLine } from './session-format.js';
 export {

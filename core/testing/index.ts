@@ -29,3 +29,9 @@ export {
   type MatchSpec,
   type PromptCacheOptions,
 } from './fake-llm/script.js';
+export {
+  describeSessionStore,
+  type SessionStoreFactory,
+  type SessionStoreFactoryContext,
+  type SessionStoreSuiteOptions,
+} from './store-conformance.js';
