@@ -67,6 +67,8 @@ function fieldsOf(list: string[]): Record<string, string> {
 }
 
 
+const notAnId = (id: string) => new SessionError('ASSISTANT_SESSION_NOT_FOUND', `"${id.slice(0, 60)}" is not a session id`, { plugin: PLUGIN });
+
 const takenOver = (id: string, by: string, spool?: Spool) =>
   new SessionError(
     'ASSISTANT_SESSION_TAKEN_OVER',
@@ -324,6 +326,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
     name: 'redis',
 
     append(event, info) {
+      if (!SESSION_ID.test(info.id)) return Promise.reject(notAnId(info.id));
       return serial(info.id, async () => {
         const w = await writerFor(event, info);
         if (w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
@@ -383,7 +386,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
     prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
 
     async acquire(sessionId, opts = {}): Promise<SessionLease> {
-      if (!SESSION_ID.test(sessionId)) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `"${sessionId.slice(0, 60)}" is not a session id`, { plugin: PLUGIN });
+      if (!SESSION_ID.test(sessionId)) throw notAnId(sessionId);
       await conn.firstConnect();
       // Unreachable in spool mode: a new session goes on locally; its lease is claimed before any of it is sent.
       const offline = !conn.ready() && options.onDisconnect === 'spool' && !opts.takeOver;
@@ -415,6 +418,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
 
     appendRecords(sessionId, channel, records) {
       if (!CHANNEL.test(channel)) return Promise.reject(new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN }));
+      if (!SESSION_ID.test(sessionId)) return Promise.reject(notAnId(sessionId));
       return serial(sessionId, async () => {
         const w = writers.get(sessionId);
         if (!w && !(await (await conn.whenReady()).exists(k.events(sessionId))))
@@ -431,7 +435,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
     },
 
     async readRecords(sessionId, channel) {
-      if (!CHANNEL.test(channel)) return [];
+      if (!CHANNEL.test(channel) || !SESSION_ID.test(sessionId)) return [];
       const redis = await conn.whenReady();
       return (await redis.lrange(k.channel(sessionId, channel), 0, -1)).map((line) => JSON.parse(line) as Json);
     },
