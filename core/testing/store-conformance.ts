@@ -218,7 +218,8 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory,
       expect(await a.resolve(prefix, w.otherProject)).toEqual([z]);
       expect((await a.resolve(prefix, elsewhere)).sort()).toEqual([x, y, z]);
       // Unknown: the caller says so (ASSISTANT_SESSION_NOT_FOUND).
-      expect(await a.resolve('0000000', w.project)).toEqual([]);
+      const unknown = '0000000';
+      expect(await a.resolve(unknown, w.project)).toEqual([]);
       for (const bad of ['', '../', '*', `${x.slice(0, 4)}/..`, '%'] ) expect(await a.resolve(bad, w.project), `resolve(${JSON.stringify(bad)})`).toEqual([]);
 
       // load() takes a full id: a prefix is not resolved there, and nothing that is not an id is looked up.
