@@ -29,10 +29,17 @@ export function selectStore(hooks: Hooks, config: ResolvedConfig, known: Set<str
 
 /**
  * Forwards `persist` and `loadSession` to the selected store, so a store plugin only has to
- * provide a `SessionStore`. Installed only when the config selects a store.
+ * provide a `SessionStore`, and takes the lease of each new session before its first append
+ * (resumes take it before loading: the CLI, `/resume`). Installed only when the config selects a store.
  */
 export function bridgeStore(hooks: Hooks, store: () => SessionStore, owner: () => string | undefined): void {
-  hooks.persist.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (event, info) => attributed(() => store().append(event, info), owner));
+  hooks.persist.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (event, info) =>
+    attributed(async () => {
+      // A new session (fresh, forked, cleared) is claimed before its first event: no other surface can resume and write it meanwhile.
+      if (event.type === 'session_start') await store().acquire(info.id);
+      await store().append(event, info);
+    }, owner),
+  );
   hooks.loadSession.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (lookup) => attributed(() => store().load(lookup), owner));
 }
 

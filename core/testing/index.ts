@@ -1,7 +1,8 @@
 /**
  * The test kit for plugin authors (`assistant/testing`): a kernel with chosen plugins in a temp
  * project, a scripted model behind a wire-compatible fake LLM server, tool calls through the real
- * pipeline, and a record of every hook call to assert on.
+ * pipeline, and a record of every hook call to assert on. For store authors, `describeSessionStore`
+ * runs the SessionStore conformance suite (it needs vitest, an optional peer dependency).
  */
 export {
   createTestKernel,
@@ -29,3 +30,9 @@ export {
   type MatchSpec,
   type PromptCacheOptions,
 } from './fake-llm/script.js';
+export {
+  describeSessionStore,
+  type SessionStoreFactory,
+  type SessionStoreFactoryContext,
+  type SessionStoreSuiteOptions,
+} from './store-conformance.js';

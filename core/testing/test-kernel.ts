@@ -93,7 +93,11 @@ export interface TestKernel {
   readonly hooks: HookRecorder;
   /** The fake LLM server, when `model` was given. */
   readonly fake: FakeLlm | undefined;
-  /** The session prompts and tool calls run in (opened on first use, kept in memory). */
+  /**
+   * The session prompts and tool calls run in, opened on first use. It is kept in memory, unless
+   * `config.persistence.store` names a store: then it is written there as a run's session is (its
+   * lease claimed, every event appended, the store closed by `close()`).
+   */
   session(): Promise<SessionState>;
   /** Runs one prompt through the agent loop against the scripted model. */
   prompt(text: string, options?: RunOptions): Promise<AgentLoopResult>;
@@ -118,7 +122,7 @@ export interface TestKernel {
 const DEFAULT_MODELS = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4.1' } as const;
 let callIds = 0;
 
-/** The flags layer: built-ins to disable, the scripted provider, an in-memory session store. */
+/** The flags layer: built-ins to disable, the scripted provider, and sessions in memory unless the test's config picks a store. */
 function kitLayer(options: TestKernelOptions, fake: FakeLlm | undefined): AssistantConfig {
   const layer: AssistantConfig = {};
   const builtins = options.builtins ?? true;

@@ -162,25 +162,34 @@ export interface StoreSettings {
 
 /**
  * A session store, created by the store plugin the config selects. The kernel forwards `persist`
- * and `loadSession` to it; the CLI lists, deletes and prunes through it. Side channels (`audit`,
+ * and `loadSession` to it; the CLI lists, deletes and prunes through it. The full contract is in
+ * docs/sessions.md ("Writing a store"); `describeSessionStore` in the test kit checks it. Side channels (`audit`,
  * `metrics`, `recording`) are JSON records kept beside a session and removed with it.
  */
 export interface SessionStore {
   /** The name `persistence.store` selects it by. */
   readonly name: string;
-  /** Appends one event; the event is durable once a `checkpoint` event's append resolves. */
+  /**
+   * Appends one event; the event is durable once a `checkpoint` event's append resolves. Fenced by
+   * the lease: claims an unheld session first, fails with `ASSISTANT_SESSION_IN_USE` (held by a live
+   * owner) or `ASSISTANT_SESSION_TAKEN_OVER` (this store's lease was taken).
+   */
   append(event: SessionEvent, info: SessionInfo): Promise<void>;
-  /** Loads a session; `undefined` when this store does not have it. */
+  /** Loads a session (an `id` lookup always carries a full id: prefixes go through `resolve`); `undefined` when this store does not have it. */
   load(lookup: SessionLookup): Promise<SessionSnapshot | undefined>;
   /** Full ids whose id starts with `prefix`, this project's first, then others. */
   resolve(prefix: string, projectRoot: string): Promise<string[]>;
   /** Summaries of the sessions the query selects, newest first. */
   list(query: SessionListQuery): Promise<SessionSummary[]>;
-  /** Removes a session and its side channels; false when it did not exist. Refuses one in use. */
+  /** Removes a session and its side channels; false when it did not exist. One held by another live owner: `ASSISTANT_SESSION_IN_USE`. */
   delete(id: string): Promise<boolean>;
   /** Deletes the sessions last active before `before` (ms since the epoch); returns what it deleted. */
   prune(query: SessionListQuery & { before: number }): Promise<SessionSummary[]>;
-  /** Claims the session for this surface; fails with `ASSISTANT_SESSION_IN_USE` unless `takeOver`. */
+  /**
+   * Claims the session for this surface, before its first append (the kernel does for new sessions)
+   * or before loading it to resume; re-entrant. A live holder: `ASSISTANT_SESSION_IN_USE` unless
+   * `takeOver`; a dead one (same host, process gone, or lease expired) is replaced.
+   */
   acquire(sessionId: string, options?: { takeOver?: boolean }): Promise<SessionLease>;
   /** Appends records to a side channel of a session; durable when the promise resolves. */
   appendRecords(sessionId: string, channel: string, records: Json[]): Promise<void>;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SessionError, currentOwner, type SessionOwner } from '../../core/index.js';
-import { ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
+import { SessionError, type SessionOwner } from '../../core/index.js';
+import { ensurePrivateDir, ownerAlive, processStartTicks, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
 
 /** What a lock file holds: who writes the session, and a token only that writer knows. */
 export interface LockRecord extends SessionOwner {
@@ -12,28 +11,8 @@ export interface LockRecord extends SessionOwner {
   startTicks?: string;
 }
 
-/** The process start time from /proc, where there is one. */
-function startTicks(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 22, counted after the command name, which is in parentheses and may hold spaces.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
 /** True while the lock's process may still be writing: always for another host (we cannot see it). */
-export function holderAlive(lock: LockRecord, host = currentOwner().host): boolean {
-  if (lock.host !== host) return true;
-  try {
-    process.kill(lock.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
-  const ticks = startTicks(lock.pid);
-  return !(lock.startTicks && ticks && ticks !== lock.startTicks);
-}
+export const holderAlive = (lock: LockRecord): boolean => ownerAlive(lock);
 
 /** The lock file's record, or undefined when there is none (or it is unreadable, i.e. half-written by a crash). */
 export async function readLock(path: string): Promise<LockRecord | undefined> {
@@ -58,9 +37,9 @@ function inUse(sessionId: string, holder: LockRecord): SessionError {
  * moved aside and retaken; a live holder is refused unless `takeOver`, which replaces the lock
  * atomically (the old holder notices at its next checkpoint).
  */
-export async function acquireLock(path: string, sessionId: string, takeOver = false): Promise<LockRecord> {
+export async function acquireLock(path: string, sessionId: string, owner: SessionOwner, takeOver = false): Promise<LockRecord> {
   await ensurePrivateDir(dirname(path));
-  const mine: LockRecord = { ...currentOwner(), token: randomUUID(), startTicks: startTicks(process.pid) };
+  const mine: LockRecord = { ...owner, since: Date.now(), token: randomUUID(), startTicks: processStartTicks(owner.pid) };
   if (takeOver) {
     await writeFileAtomic(path, JSON.stringify(mine));
     return mine;

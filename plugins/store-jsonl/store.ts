@@ -2,12 +2,14 @@ import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   SessionError,
+  currentOwner,
   type Json,
   type Logger,
   type SessionEvent,
   type SessionInfo,
   type SessionLease,
   type SessionListQuery,
+  type SessionOwner,
   type SessionSnapshot,
   type SessionStore,
   type SessionSummary,
@@ -52,6 +54,8 @@ const META_INTERVAL_MS = 1000;
 
 const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
 const PREFIX = /^[0-9a-f-]{1,36}$/;
+/** A full session id: ids name files, so anything else (a path, a prefix) is never looked up. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PLUGIN = 'store-jsonl';
 
 const unavailable = (what: string, error: unknown) =>
@@ -65,19 +69,25 @@ async function mapInBatches<T, R>(items: T[], size: number, fn: (item: T) => Pro
 }
 
 
+const invalidId = (id: string) =>
+  new SessionError('ASSISTANT_SESSION_NOT_FOUND', `"${id.slice(0, 60)}" is not a session id (a lowercase UUID)`, { plugin: PLUGIN });
+
 /**
  * The embedded store: one append-only JSONL file per session under the user's data directory,
  * grouped by project; a metadata file per session rewritten atomically; side channels beside it;
- * a lock file per session so only one process writes it.
+ * a lock file per session so only one process writes it. `owner` is who the locks name as holder
+ * (this process, unless a test plays several processes).
  */
-export function createJsonlStore(root: string, logger: Logger): SessionStore {
+export function createJsonlStore(root: string, logger: Logger, owner: SessionOwner = currentOwner()): SessionStore {
   const paths = layout(root);
   const serial = keyedQueue();
   const located = new Map<string, { dir: string; messageCount: number }>();
   const writers = new Map<string, Writer>();
   const held = new Map<string, LockRecord>();
-  /** Inode of each lock we hold: a take-over replaces the file, so one stat per write notices it. */
-  const lockInodes = new Map<string, number>();
+  /** Inode and change time of each lock we hold: a take-over replaces the file, so one stat per write notices it. */
+  const lockStamps = new Map<string, string>();
+  // The inode alone is not enough: a lock file removed and created again may get the same inode number.
+  const stampOf = (s: { ino: number; ctimeMs: number } | undefined) => (s ? `${s.ino}:${s.ctimeMs}` : undefined);
   const channels = new Map<string, JsonlAppender>();
 
   async function exists(path: string): Promise<boolean> {
@@ -89,6 +99,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
 
   /** The directory holding session `id`: where it was last seen, this project's, or any project's. */
   async function findDir(id: string, projectRoot?: string): Promise<string | undefined> {
+    if (!SESSION_ID.test(id)) return undefined;
     const known = located.get(id)?.dir ?? writers.get(id)?.dir;
     if (known) return known;
     if (projectRoot) {
@@ -116,9 +127,9 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
   async function lock(id: string, takeOver = false): Promise<LockRecord> {
     const mine = held.get(id);
     if (mine && !takeOver && !(await lostLock(paths.lockFile(id), mine.token))) return mine;
-    const record = await acquireLock(paths.lockFile(id), id, takeOver);
+    const record = await acquireLock(paths.lockFile(id), id, owner, takeOver);
     held.set(id, record);
-    lockInodes.set(id, (await stat(paths.lockFile(id))).ino);
+    lockStamps.set(id, stampOf(await stat(paths.lockFile(id)))!);
     const writer = writers.get(id);
     if (writer) writer.lost = undefined;
     return record;
@@ -252,6 +263,9 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     writers.delete(w.id);
     try {
       await w.events.sync();
+      // A surface that was taken over must not put its stale summary over the new holder's.
+      const mine = held.get(w.id);
+      if (!w.lost && mine && (await lostLock(paths.lockFile(w.id), mine.token))) w.lost = 'another surface';
       if (!w.lost && w.metaStale) await writeMeta(w);
     } finally {
       await w.events.close();
@@ -279,6 +293,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     name: 'jsonl',
 
     append(event, info) {
+      if (!SESSION_ID.test(info.id)) return Promise.reject(invalidId(info.id));
       return serial(info.id, async () => {
         let w: Writer;
         try {
@@ -288,7 +303,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
           throw unavailable(`cannot open session ${info.id.slice(0, 8)} for writing in ${paths.sessionsDir(info.projectRoot)}`, error);
         }
         const lockStat = await stat(paths.lockFile(w.id)).catch(() => undefined);
-        if (w.lost || lockStat?.ino !== lockInodes.get(w.id)) await checkLease(w);
+        if (w.lost || stampOf(lockStat) !== lockStamps.get(w.id)) await checkLease(w);
         w.info = info;
         try {
           if (event.type === 'resume') await relocate(w, event.projectRoot);
@@ -344,6 +359,7 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
 
     async acquire(sessionId, options = {}): Promise<SessionLease> {
+      if (!SESSION_ID.test(sessionId)) throw invalidId(sessionId);
       const record = await serial(sessionId, () => lock(sessionId, options.takeOver));
       return {
         sessionId,
@@ -360,7 +376,8 @@ export function createJsonlStore(root: string, logger: Logger): SessionStore {
     },
 
     appendRecords(sessionId, channel, records: Json[]) {
-      if (!CHANNEL.test(channel)) throw new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN });
+      if (!CHANNEL.test(channel)) return Promise.reject(new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN }));
+      if (!SESSION_ID.test(sessionId)) return Promise.reject(invalidId(sessionId));
       const key = `${sessionId}:${channel}`;
       return serial(key, async () => {
         let appender = channels.get(key);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { SessionError, currentOwner, type SessionOwner } from '../../core/index.js';
+import { SessionError, type SessionOwner } from '../../core/index.js';
+import { ownerAlive, processStartTicks } from '../../core/kits/store/index.js';
 
 /** Renews the lease only while it still holds our value. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -13,13 +14,20 @@ export const FENCED_XADD = `local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then return redis.error_reply('LEASE_LOST ' .. holder) end
 if not holder then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
 return redis.call('xadd', KEYS[2], ARGV[3], 'e', ARGV[4], 't', ARGV[5], 'w', ARGV[6])`;
+/** Replaces a dead holder's lease only while it still holds exactly what we judged dead: KEYS = lease; ARGV = judged value, ours, ttl. */
+const REPLACE_STALE = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 else return 0 end`;
 /** Deletes the lease only while it still holds our value. */
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** What a lease key holds. */
 export interface LeaseValue extends SessionOwner {
   token: string;
+  /** Kernel start time of the holder's process (Linux), so a reused pid is not mistaken for it. */
+  startTicks?: string;
 }
+
+/** True while the holder may still write: a holder on this host whose process is gone is not. */
+export const holderAlive = (holder: LeaseValue): boolean => ownerAlive(holder);
 
 export const parseLease = (raw: string | null): LeaseValue | undefined => {
   if (!raw) return undefined;
@@ -55,17 +63,34 @@ export class Lease {
     private readonly key: string,
     readonly sessionId: string,
     readonly ttlMs: number,
+    owner: SessionOwner,
   ) {
-    this.value = { ...currentOwner(), token: randomUUID() };
+    this.value = { ...owner, since: Date.now(), token: randomUUID(), startTicks: processStartTicks(owner.pid) };
     this.raw = JSON.stringify(this.value);
   }
 
-  /** Claims the lease; with `takeOver`, replaces whoever holds it. */
+  /**
+   * Claims the lease; with `takeOver`, replaces whoever holds it. Claiming a lease we already hold
+   * renews it; a holder whose process is gone (same host) is replaced as if the lease had expired.
+   */
   async acquire(takeOver: boolean): Promise<void> {
-    const ok = takeOver ? await this.redis.set(this.key, this.raw, 'PX', this.ttlMs) : await this.redis.set(this.key, this.raw, 'PX', this.ttlMs, 'NX');
-    if (ok !== 'OK') throw inUseError(this.sessionId, parseLease(await this.redis.get(this.key)));
+    if (takeOver) await this.redis.set(this.key, this.raw, 'PX', this.ttlMs);
+    else if (!(await this.claim())) throw inUseError(this.sessionId, parseLease(await this.redis.get(this.key)));
     this.lostTo = undefined;
     this.startHeartbeat();
+  }
+
+  private async claim(): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if ((await this.redis.set(this.key, this.raw, 'PX', this.ttlMs, 'NX')) === 'OK') return true;
+      const current = await this.redis.get(this.key);
+      if (current === null) continue; // expired or released meanwhile: claim again
+      if (current === this.raw) return (await this.redis.eval(RENEW, 1, this.key, this.raw, String(this.ttlMs))) === 1;
+      const holder = parseLease(current);
+      if (holder && holderAlive(holder)) return false;
+      if ((await this.redis.eval(REPLACE_STALE, 1, this.key, current, this.raw, String(this.ttlMs))) === 1) return true;
+    }
+    return false;
   }
 
   private startHeartbeat(): void {

@@ -2,12 +2,14 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import {
   SessionError,
   projectHash,
+  currentOwner,
   type Json,
   type Logger,
   type SessionEvent,
   type SessionInfo,
   type SessionLease,
   type SessionListQuery,
+  type SessionOwner,
   type SessionSnapshot,
   type SessionStore,
   type SessionSummary,
@@ -21,7 +23,7 @@ import {
 } from '../../core/kits/store/index.js';
 import { connection, unreachable } from './connection.js';
 import { entryId, keys, seqOf } from './keys.js';
-import { FENCED_XADD, Lease, inUseError, parseLease } from './lease.js';
+import { FENCED_XADD, Lease, holderAlive, inUseError, parseLease } from './lease.js';
 import { openSpool, spooledSessions, type Spool, type SpoolEntry } from './spool.js';
 
 /** The Redis store's settings (`persistence.redis`). */
@@ -57,6 +59,8 @@ interface Writer {
 
 const PLUGIN = 'store-redis';
 const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
+/** A full session id (a lowercase UUID): a prefix or anything else is never looked up. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function fieldsOf(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -64,6 +68,8 @@ function fieldsOf(list: string[]): Record<string, string> {
   return out;
 }
 
+
+const notAnId = (id: string) => new SessionError('ASSISTANT_SESSION_NOT_FOUND', `"${id.slice(0, 60)}" is not a session id`, { plugin: PLUGIN });
 
 const takenOver = (id: string, by: string, spool?: Spool) =>
   new SessionError(
@@ -78,8 +84,11 @@ const takenOver = (id: string, by: string, spool?: Spool) =>
  * indexes, side channels as lists, TTL on inactivity, and a lease per session. When Redis is
  * unreachable, events go to a local fsynced spool and are sent in order once it is back.
  */
-export function createRedisStore(options: RedisStoreOptions, logger: Logger): SessionStore {
+export function createRedisStore(options: RedisStoreOptions, logger: Logger, owner: SessionOwner = currentOwner()): SessionStore {
   const k = keys(options.keyPrefix);
+  const newLease = (id: string) => new Lease(conn.get(), k.lease(id), id, options.leaseSeconds * 1000, owner);
+  /** Sessions claimed while Redis was unreachable (spool mode): claimed for real before anything is sent. */
+  const provisional = new Set<string>();
   const ttlMs = options.ttlSeconds * 1000;
   const serial = keyedQueue();
   const writers = new Map<string, Writer>();
@@ -181,14 +190,15 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
     const existing = writers.get(info.id);
     if (existing) return existing;
     await conn.firstConnect();
-    const lease = leases.get(info.id) ?? new Lease(conn.get(), k.lease(info.id), info.id, options.leaseSeconds * 1000);
+    const lease = leases.get(info.id) ?? newLease(info.id);
     let leasePending = false;
     if (!leases.has(info.id)) {
       if (conn.ready()) await lease.acquire(false);
       else if (options.onDisconnect === 'spool') leasePending = true;
       else throw unreachable(options.url, conn.lastError());
       leases.set(info.id, lease);
-    }
+    } else if (provisional.has(info.id)) leasePending = true;
+    provisional.delete(info.id);
     const known = located.get(info.id);
     let seq = known?.seq ?? 0;
     if (!known && event.type !== 'session_start' && conn.ready()) {
@@ -210,7 +220,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
         const spool = await openSpool(options.spoolDir, id);
         const entries = await spool.entries();
         const firstEvent = entries.find((e): e is Extract<SpoolEntry, { kind: 'event' }> => e.kind === 'event');
-        const lease = new Lease(conn.get(), k.lease(id), id, options.leaseSeconds * 1000);
+        const lease = newLease(id);
         try {
           await lease.acquire(false);
         } catch (error) {
@@ -272,7 +282,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
       if (!metas[i]) return void expired.push(id);
       const row = JSON.parse(metas[i]!) as SessionSummary;
       const holder = parseLease(holders[i] ?? null);
-      if (holder && holder.token !== leases.get(id)?.value.token) row.inUseBy = holder.surface;
+      if (holder && holder.token !== leases.get(id)?.value.token && holderAlive(holder)) row.inUseBy = holder.surface;
       rows.push(row);
     });
     if (expired.length) await redis.multi().zrem(index, ...expired).zrem(k.recent(), ...expired).zrem(k.ids(), ...expired).exec();
@@ -301,7 +311,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
   async function deleteSession(id: string): Promise<boolean> {
     const redis = await conn.whenReady();
     const holder = parseLease(await redis.get(k.lease(id)));
-    if (holder && holder.token !== leases.get(id)?.value.token) throw inUseError(id, holder);
+    if (holder && holder.token !== leases.get(id)?.value.token && holderAlive(holder)) throw inUseError(id, holder);
     const writer = writers.get(id);
     if (writer) await closeWriter(writer);
     const meta = await redis.get(k.meta(id));
@@ -318,6 +328,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
     name: 'redis',
 
     append(event, info) {
+      if (!SESSION_ID.test(info.id)) return Promise.reject(notAnId(info.id));
       return serial(info.id, async () => {
         const w = await writerFor(event, info);
         if (w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
@@ -342,6 +353,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
     },
 
     async load(lookup) {
+      if (lookup.kind === 'id' && !SESSION_ID.test(lookup.id)) return undefined;
       await conn.whenReady();
       await (orphansChecked ??= recoverOrphans());
       const id = lookup.kind === 'id' ? lookup.id : (await summaries({ projectRoot: lookup.projectRoot, limit: 1 }))[0]?.id;
@@ -371,15 +383,24 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
 
     list: summaries,
 
-    delete: (id) => serial(id, () => deleteSession(id)),
+    delete: async (id) => SESSION_ID.test(id) && serial(id, () => deleteSession(id)),
 
     prune: (query) => pruneSessions(summaries, (id) => serial(id, () => deleteSession(id)), query),
 
     async acquire(sessionId, opts = {}): Promise<SessionLease> {
-      await conn.whenReady();
+      if (!SESSION_ID.test(sessionId)) throw notAnId(sessionId);
+      await conn.firstConnect();
+      // Unreachable in spool mode: a new session goes on locally; its lease is claimed before any of it is sent.
+      const offline = !conn.ready() && options.onDisconnect === 'spool' && !opts.takeOver;
+      if (!offline) await conn.whenReady();
       const lease = await serial(sessionId, async () => {
-        const lease = leases.get(sessionId) ?? new Lease(conn.get(), k.lease(sessionId), sessionId, options.leaseSeconds * 1000);
-        await lease.acquire(Boolean(opts.takeOver));
+        const lease = leases.get(sessionId) ?? newLease(sessionId);
+        if (offline) {
+          if (!leases.has(sessionId)) provisional.add(sessionId);
+        } else {
+          await lease.acquire(Boolean(opts.takeOver));
+          provisional.delete(sessionId);
+        }
         leases.set(sessionId, lease);
         return lease;
       });
@@ -398,9 +419,12 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
     },
 
     appendRecords(sessionId, channel, records) {
-      if (!CHANNEL.test(channel)) throw new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN });
+      if (!CHANNEL.test(channel)) return Promise.reject(new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN }));
+      if (!SESSION_ID.test(sessionId)) return Promise.reject(notAnId(sessionId));
       return serial(sessionId, async () => {
         const w = writers.get(sessionId);
+        if (!w && !(await (await conn.whenReady()).exists(k.events(sessionId))))
+          throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `no session ${sessionId} to attach ${channel} records to`, { plugin: PLUGIN });
         w?.channels.add(channel);
         if (w && (w.spool.pending || w.leasePending || !conn.ready())) return spoolEntry(w, { kind: 'records', channel, records }, true);
         try {
@@ -413,7 +437,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger): Se
     },
 
     async readRecords(sessionId, channel) {
-      if (!CHANNEL.test(channel)) return [];
+      if (!CHANNEL.test(channel) || !SESSION_ID.test(sessionId)) return [];
       const redis = await conn.whenReady();
       return (await redis.lrange(k.channel(sessionId, channel), 0, -1)).map((line) => JSON.parse(line) as Json);
     },

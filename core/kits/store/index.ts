@@ -16,3 +16,4 @@ export {
 export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
 export { ago, summaryLine } from './session-format.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from '../../agent/session-events.js';
+export { ownerAlive, processStartTicks } from './owner-alive.js';
