@@ -33,14 +33,19 @@ export const DEFAULT_PLUGINS: string[] = [
   'mcp',
   'agents',
   'permissions',
-  'permissions/guard',
-  'permissions/rules',
-  'permissions/mode',
-  'permissions/classifier',
-  'permissions/grants',
-  'permissions/ask',
+  'permission-guard',
+  'permission-rules',
+  'permission-mode',
+  'permission-classifier',
+  'permission-grants',
+  'permission-ask',
   'hooks-shell',
 ];
+
+/** Built-ins whose folder is not their name: the permission layers ship inside the permissions package. */
+const BUILTIN_FOLDERS: Record<string, string> = Object.fromEntries(
+  ['guard', 'rules', 'mode', 'classifier', 'grants', 'ask'].map((layer) => [`permission-${layer}`, `permissions/${layer}`]),
+);
 
 /** Default values for the core keys. */
 export const DEFAULT_VALUES: AssistantConfig = {
@@ -62,7 +67,7 @@ export function defaultPricing(): NonNullable<AssistantConfig['pricing']> {
 /** The lowest configuration layer. */
 export function defaultLayer(): ConfigLayer {
   return {
-    values: { ...structuredClone(DEFAULT_VALUES), pricing: defaultPricing(), plugins: DEFAULT_PLUGINS.map((p) => `./${p}`) },
+    values: { ...structuredClone(DEFAULT_VALUES), pricing: defaultPricing(), plugins: DEFAULT_PLUGINS.map((name) => `./${BUILTIN_FOLDERS[name] ?? name}`) },
     source: 'defaults',
     // Built-in plugin paths are relative to the compiled plugins folder.
     baseDir: fileURLToPath(new URL('../plugins/', import.meta.url)),

@@ -12,8 +12,7 @@ const systemOf = (kernel: Awaited<ReturnType<typeof boot>>) => kernel.hooks.syst
 describe('built-in plugins', () => {
   it('boots every built-in of the default preset through the plugin loader', async () => {
     const kernel = await boot(makeProject());
-    // The permission layers are listed by path inside the permissions package; their names are permission-<layer>.
-    expect(kernel.plugins.map((p) => p.name).sort()).toEqual(DEFAULT_PLUGINS.map((entry) => entry.replace('permissions/', 'permission-')).sort());
+    expect(kernel.plugins.map((p) => p.name).sort()).toEqual([...DEFAULT_PLUGINS].sort());
     for (const p of kernel.plugins) expect(p.listedIn).toBe('defaults');
   });
 
