@@ -3,7 +3,7 @@ import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SessionError, currentOwner, type SessionOwner } from '../../core/index.js';
-import { ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
+import { ensurePrivateDir, processAlive, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
 
 /** What a lock file holds: who writes the session, and a token only that writer knows. */
 export interface LockRecord extends SessionOwner {
@@ -26,11 +26,8 @@ function startTicks(pid: number): string | undefined {
 /** True while the lock's process may still be writing: always for another host (we cannot see it). */
 export function holderAlive(lock: LockRecord, host = currentOwner().host): boolean {
   if (lock.host !== host) return true;
-  try {
-    process.kill(lock.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
+  // A record without a usable pid cannot be proven dead: it keeps the lock.
+  if (Number.isInteger(lock.pid) && lock.pid > 0 && !processAlive(lock.pid)) return false;
   const ticks = startTicks(lock.pid);
   return !(lock.startTicks && ticks && ticks !== lock.startTicks);
 }
