@@ -1,5 +1,4 @@
 import { definePlugin, Stage, type OriginEvent } from '../../core/index.js';
-import { AuditLog } from './audit.js';
 import { permissionsCommand } from './check-command.js';
 import { classifyLayer } from './layers/classify.js';
 import { fallbackLayer } from './layers/fallback.js';
@@ -37,13 +36,8 @@ export default definePlugin<PermissionsOptions>({
 
     kernel.hooks.lockSet.tap({ name: 'permissions:read-only-shell' }, readOnlyLockSet(policy));
 
-    const audit = options.audit ? new AuditLog(kernel.projectRoot) : undefined;
-    kernel.hooks.event.tap('permissions:audit-and-grants', (event: OriginEvent) => {
-      try {
-        audit?.write(event);
-      } catch (error) {
-        logger.error(`could not append to the permission audit log: ${(error as Error).message}`);
-      }
+    // Decisions and answers are audited by the audit-log plugin; here answers only become grants.
+    kernel.hooks.event.tap('permissions:grants', (event: OriginEvent) => {
       if (event.type !== 'approval' || event.answer.behavior !== 'allow') return;
       const rule = event.decision.suggestedRule;
       if (!rule || event.answer.scope === 'once') return;
