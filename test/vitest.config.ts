@@ -10,7 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@assistant-cli\/assistant$/, replacement: dist('core/index.js') },
-      { find: /^@assistant-cli\/assistant\/testing$/, replacement: dist('core/testing/index.js') },
+      { find: /^@assistant-cli\/assistant\/testing$/, replacement: dist('config/test-kit.js') },
       { find: /^@assistant-cli\/assistant\/kits\/([a-z]+)$/, replacement: dist('core/kits/$1/index.js') },
     ],
   },

@@ -1,7 +1,7 @@
 import { addUsage, emptyUsage, type Message, type SystemSection, type Usage } from '../types/messages.js';
 import type { ToolSpec } from '../types/provider.js';
 import type { ContextBudget, ContextMeasure, ContextPart } from '../types/context.js';
-import { estimateParts, sumParts } from '../kits/context/estimate.js';
+import { estimateParts, sumParts } from './estimate.js';
 import { costUsd, findPrice, type ModelPrice, type PriceTable } from './pricing.js';
 
 /** What a measure needs: the request's content and its budget. */

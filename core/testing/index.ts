@@ -1,11 +1,12 @@
 /**
- * The test kit for plugin authors (`assistant/testing`): a kernel with chosen plugins in a temp
- * project, a scripted model behind a wire-compatible fake LLM server, tool calls through the real
- * pipeline, and a record of every hook call to assert on. For store authors, `describeSessionStore`
- * runs the SessionStore conformance suite (it needs vitest, an optional peer dependency).
+ * The test kit (everything of `<pkg>/testing` but `createTestKernel`, which config/test-kit.ts binds
+ * to the configuration layer core never imports): a kernel with chosen plugins in a temp project, a
+ * scripted model behind a wire-compatible fake LLM server, tool calls through the real pipeline, and
+ * a record of every hook call to assert on.
+ * For store authors, `describeSessionStore` runs the SessionStore conformance suite (it needs
+ * vitest, an optional peer dependency).
  */
 export {
-  createTestKernel,
   type TestKernel,
   type TestKernelOptions,
   type PluginUnderTest,

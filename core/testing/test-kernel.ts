@@ -1,8 +1,6 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../config/load.js';
-import { DEFAULT_PLUGINS } from '../../config/defaults.js';
 import { createKernel } from '../kernel/kernel.js';
 import { createRunner, type AgentRunner, type RunOptions } from '../agent/runner.js';
 import type { AgentLoopResult } from '../agent/loop.js';
@@ -12,7 +10,7 @@ import { openSession, type SessionState } from '../agent/session.js';
 import { ConfigError } from '../kernel/errors.js';
 import type { Kernel, Plugin } from '../kernel/kernel-types.js';
 import type { LogLevel } from '../kernel/logger.js';
-import type { AssistantConfig, PluginEntry } from '../types/config.js';
+import type { AssistantConfig, PluginEntry, ResolvedConfig } from '../types/config.js';
 import type { ContextReason, ContextView } from '../types/context.js';
 import type { Message, ToolCallPart, ToolResultPart } from '../types/messages.js';
 import type { PermissionDecision, PermissionMode } from '../types/permission.js';
@@ -119,19 +117,30 @@ export interface TestKernel {
   close(): Promise<void>;
 }
 
+/**
+ * What the test kit needs from the configuration layer, which core never imports. The package's
+ * `./testing` entry (config/test-kit.ts) supplies the real one: the default preset and the loader.
+ */
+export interface TestKitConfig {
+  /** The built-in plugins a project loads by default, by name. */
+  builtins: readonly string[];
+  /** Loads the configuration of the project at `cwd` (its `.assistantrc`; never the user's global config), with `flags` as the highest layer. */
+  load(cwd: string, flags: AssistantConfig): Promise<ResolvedConfig>;
+}
+
 const DEFAULT_MODELS = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4.1' } as const;
 let callIds = 0;
 
 /** The flags layer: built-ins to disable, the scripted provider, and sessions in memory unless the test's config picks a store. */
-function kitLayer(options: TestKernelOptions, fake: FakeLlm | undefined): AssistantConfig {
+function kitLayer(options: TestKernelOptions, fake: FakeLlm | undefined, defaults: readonly string[]): AssistantConfig {
   const layer: AssistantConfig = {};
   const builtins = options.builtins ?? true;
   if (builtins !== true) {
     const keep = new Set(builtins === false ? [] : builtins);
-    const unknown = [...keep].filter((name) => !DEFAULT_PLUGINS.includes(name));
+    const unknown = [...keep].filter((name) => !defaults.includes(name));
     if (unknown.length)
-      throw new ConfigError('ASSISTANT_CONFIG_INVALID', `createTestKernel: no built-in plugin named ${unknown.join(', ')}; the built-ins are ${DEFAULT_PLUGINS.join(', ')}`);
-    layer.plugins = DEFAULT_PLUGINS.filter((name) => !keep.has(name)).map((name): PluginEntry => [name, false]);
+      throw new ConfigError('ASSISTANT_CONFIG_INVALID', `createTestKernel: no built-in plugin named ${unknown.join(', ')}; the built-ins are ${defaults.join(', ')}`);
+    layer.plugins = defaults.filter((name) => !keep.has(name)).map((name): PluginEntry => [name, false]);
   }
   if (fake) {
     const wire = options.wire ?? 'anthropic';
@@ -173,8 +182,10 @@ function isolateUserData(): void {
  * the plugins under test, and (with `model`) the built-in provider talking to a fake LLM server.
  * Every hook call is recorded from the moment the plugins are applied. Sessions and audit logs go to
  * a temp data directory: unless the process already names one, `ASSISTANT_DATA_DIR` is set for it.
+ * `configLayer` is the configuration layer core cannot import; plugin authors call the
+ * `createTestKernel` of `<pkg>/testing`, which passes the real one.
  */
-export async function createTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
+export async function createTestKernelWith(configLayer: TestKitConfig, options: TestKernelOptions = {}): Promise<TestKernel> {
   isolateUserData();
   const { entries, objects } = splitPlugins(options.plugins ?? []);
   const projectConfig: AssistantConfig = { ...options.config, plugins: [...(options.config?.plugins ?? []), ...entries] };
@@ -189,7 +200,7 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
     }
     let hooks: HookRecorder | undefined;
     const recorder: Plugin = { name: 'testing-hook-recorder', apply: (kernel) => void (hooks = recordHooks(kernel.hooks)) };
-    const config = await loadConfig({ cwd: project.root, noUserConfig: true, flags: kitLayer(options, fake) });
+    const config = await configLayer.load(project.root, kitLayer(options, fake, configLayer.builtins));
     const kernel = await createKernel({
       config,
       headless: options.headless ?? true,

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { ConfigError } from '../../core/index.js';
-import { writeFileAtomic } from '../../core/kits/store/index.js';
+import { writeFileAtomic } from '../../core/kits/fs/index.js';
 
 /** A change to a file's `mcpServers` object: returns false to leave the file as it was. */
 export type ServersEdit = (servers: Record<string, unknown> | undefined) => Record<string, unknown> | undefined | false;
@@ -88,7 +88,7 @@ export async function editServers(file: string, edit: ServersEdit): Promise<bool
   const next = format === 'yaml' ? await editYaml(file, text ?? '', edit) : editJson(file, text, format === 'package', edit);
   if (next === undefined) return false;
   try {
-    await writeFileAtomic(file, next, mode);
+    await writeFileAtomic(file, next, { mode });
   } catch (error) {
     throw new ConfigError('ASSISTANT_CONFIG_WRITE_FAILED', `cannot write ${file}: ${(error as Error).message}`, { file, plugin: 'mcp', cause: error });
   }

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, constants } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errorResult, type ToolResult } from '../../core/index.js';
+import { writeFileAtomicSync } from '../../core/kits/fs/index.js';
 import { checksum } from './file-io.js';
 import { dirAllowed, fdRealPath, isRefusal, openDirChecked, refusalOf, type Boundary, type Refusal } from './fs-guard.js';
 
@@ -25,8 +25,6 @@ export type WritePlan = { bytes: Uint8Array; mode?: number } | ToolResult;
 
 const HAS_PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const TEMP_MARK = '.assistant-';
-const CHUNK = 4 * 1024 * 1024;
 
 /** A refusal as the model sees it. */
 export function refusedResult(refusal: Refusal, verb: string): ToolResult {
@@ -81,41 +79,6 @@ function readCurrent(at: (name: string) => string, base: string, shown: string):
   }
 }
 
-function tempPrefix(base: string): string {
-  return `.${base}${TEMP_MARK}`;
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes temp files a killed earlier write of the file left behind (ours, or a dead process's). */
-function removeStaleTemps(at: (name: string) => string, base: string): void {
-  const prefix = tempPrefix(base);
-  let names: string[];
-  try {
-    names = readdirSync(at('.'));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (pid !== process.pid && processAlive(pid)) continue;
-    try {
-      unlinkSync(at(name));
-    } catch {
-      // Someone else removed it.
-    }
-  }
-}
-
 export interface CheckedWriteOptions {
   /** Accept a target with more than one hard link (the policy asked about it before the call). */
   allowHardLinks?: boolean;
@@ -159,43 +122,18 @@ export function writeChecked(
       return refusedResult({ kind: 'hard link', reason: `${shown} has ${current.links} hard links, so it may be a file from elsewhere` }, 'written');
     const decided = plan(current);
     if ('content' in decided) return decided;
-    removeStaleTemps(at, base);
-    const temp = `${tempPrefix(base)}${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     const mode = decided.mode ?? current?.mode;
-    const fd = openSync(at(temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode === undefined ? 0o666 : mode & 0o7777);
-    try {
-      const bytes = decided.bytes;
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, Math.min(CHUNK, bytes.length - offset));
-      fsyncSync(fd);
-      // open() applies the umask; an existing file's mode is restored exactly.
-      if (mode !== undefined) fchmodSync(fd, mode & 0o7777);
-    } catch (error) {
-      closeSync(fd);
-      unlinkQuietly(at(temp));
-      throw error;
-    }
-    closeSync(fd);
-    // The folder held may have been moved since it was checked: look again just before the rename.
-    if (!stillThere()) {
-      unlinkQuietly(at(temp));
-      return refusedResult({ kind: 'outside', reason: `the folder of ${shown} was moved out of the project while writing` }, 'written');
-    }
-    renameSync(at(temp), at(base));
-    try {
-      fsyncSync(folder.fd);
-    } catch {
-      // Some file systems refuse; the data itself is already synced.
-    }
+    const written = writeFileAtomicSync(at(base), decided.bytes, {
+      ...(mode === undefined ? {} : { mode: mode & 0o7777 }),
+      // A new project file gets the usual permissions (umask applied), like any editor's.
+      newFileMode: 0o666,
+      sweepStaleTemps: true,
+      // The folder held may have been moved since it was checked: look again just before the rename.
+      beforeRename: () => stillThere() !== undefined,
+    });
+    if (!written) return refusedResult({ kind: 'outside', reason: `the folder of ${shown} was moved out of the project while writing` }, 'written');
     return { bytes: decided.bytes, current };
   } finally {
     closeSync(folder.fd);
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Never created or already gone.
   }
 }

@@ -1,7 +1,7 @@
 // An interrupt keeps exactly what was shown, even when the client had already read far ahead: on a
 // busy machine (or a fast server) many stream events arrive in one read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel } from '../../dist/config/test-kit.js';
 import { startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;

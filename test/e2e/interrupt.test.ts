@@ -2,7 +2,7 @@
 // session consistent (every tool call has its result), so the next prompt works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../../dist/core/kits/agent/index.js';
-import { createTestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel } from '../../dist/config/test-kit.js';
 import { startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;

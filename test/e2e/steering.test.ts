@@ -1,6 +1,6 @@
 // Steering: a message typed while the agent works is injected before the next model call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel } from '../../dist/config/test-kit.js';
 import { requestText, startFakeLlm, type FakeLlm } from './support.js';
 
 let fake: FakeLlm;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { definePlugin, Stage, type PermissionRequest, type PermissionDecision } from '../../dist/core/index.js';
-import { createTestKernel, resultText, startFakeLlm, type TestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel, resultText, startFakeLlm, type TestKernel } from '../../dist/config/test-kit.js';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -158,13 +158,13 @@ describe('createTestKernel', () => {
       expect((await t.prompt('hi')).text).toBe('ok');
       expect(await sessionIn(chosen)).toBe(true);
       expect((await t.callTool('Read', { file_path: '.assistantrc.json' })).isError).toBeFalsy();
-      // Nothing of this project (its session or its audit log) lands in the home directory.
-      expect(filesUnder(join(process.env.HOME!, '.local')).filter((f) => f.includes(basename(t!.projectRoot)))).toEqual([]);
-      expect(filesUnder(chosen).some((f) => f.includes('/audit/'))).toBe(true);
     } finally {
       process.env.ASSISTANT_DATA_DIR = named;
     }
     await t.close();
+    // Nothing of this project (its session or its audit log, written at shutdown) lands in the home directory.
+    expect(filesUnder(join(process.env.HOME!, '.local')).filter((f) => f.includes(basename(t.projectRoot)))).toEqual([]);
+    expect(filesUnder(chosen).some((f) => f.endsWith('.audit.jsonl'))).toBe(true);
     rmSync(chosen, { recursive: true, force: true });
     // A directory the test names is used as it is.
     t = await createTestKernel({ model: { fallback: { text: 'ok' } }, config: { persistence: { store: 'jsonl' } } });

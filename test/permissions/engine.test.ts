@@ -1,12 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel/kernel.js';
-import { decidePermission, permissionRequestFor, projectDataDir, resolveApprovals, type Kernel, type PermissionMode, type PermissionRequest } from '../../dist/core/index.js';
+import { decidePermission, permissionRequestFor, resolveApprovals, type Kernel, type PermissionMode, type PermissionRequest } from '../../dist/core/index.js';
 import { openSession } from '../../dist/core/kits/agent/index.js';
 import { shellParserReady } from '../../dist/plugins/permissions/policy/shell/parser.js';
-import { inputDigest } from '../../dist/plugins/permissions/audit.js';
 import { policyFixture, type PolicyFixture } from './support.js';
 
 let fixture: PolicyFixture;
@@ -95,31 +94,8 @@ describe('permission engine in the kernel', () => {
     }
   });
 
-  it('writes every decision and answer to the audit log with tool, input digest, layer and outcome', async () => {
-    const sessionId = 'audit-session';
-    const req = request(kernel, 'Bash', { command: 'rm -rf /' }, 'bypass', sessionId);
-    const decision = await decidePermission(kernel.hooks, req);
-    // The tool pipeline announces each decision as a `permission` event.
-    kernel.hooks.event.call({ type: 'permission', request: req, decision, sessionId });
-    const asked = request(kernel, 'Bash', { command: 'touch x' }, 'default', sessionId);
-    const askDecision = await decidePermission(kernel.hooks, asked);
-    kernel.hooks.event.call({ type: 'permission', request: asked, decision: askDecision, sessionId });
-    await resolveApprovals(kernel.hooks, [{ request: asked, decision: askDecision }], true);
-
-    const file = join(projectDataDir(kernel.projectRoot), 'audit', `${sessionId}.jsonl`);
-    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(records).toHaveLength(3);
-    expect(records[0]).toMatchObject({ event: 'decision', sessionId, tool: 'Bash', mode: 'bypass', layer: 'guard', behavior: 'deny', inputDigest: inputDigest({ command: 'rm -rf /' }) });
-    expect(records[1]).toMatchObject({ event: 'decision', layer: 'default', behavior: 'ask' });
-    expect(records[2]).toMatchObject({ event: 'approval', behavior: 'ask', answer: { behavior: 'deny', scope: 'once' } });
-    expect(records[0].inputDigest).toMatch(/^sha256:[0-9a-f]{32}$/);
-    expect(inputDigest({ a: 1, b: [2, { c: 3, d: 4 }] })).toBe(inputDigest({ b: [2, { d: 4, c: 3 }], a: 1 }));
-    expect(inputDigest({ a: 1 })).not.toBe(inputDigest({ a: 2 }));
-    expect(readdirSync(join(projectDataDir(kernel.projectRoot), 'audit'))).toContain(`${sessionId}.jsonl`);
-  });
-
-  it('keeps grants in memory when no session is open, and leaves no audit when disabled', async () => {
-    const quiet = policyFixture({ permissions: { audit: false } });
+  it('keeps grants in memory when no session is open', async () => {
+    const quiet = policyFixture({});
     Object.assign(process.env, { HOME: quiet.env.HOME, ASSISTANT_DATA_DIR: quiet.env.ASSISTANT_DATA_DIR });
     const k = await boot(quiet);
     const req = request(k, 'Bash', { command: 'make lint-all' });
@@ -128,7 +104,6 @@ describe('permission engine in the kernel', () => {
     k.hooks.approval.tap('ui', () => [{ behavior: 'allow', scope: 'session' }]);
     await resolveApprovals(k.hooks, [{ request: req, decision }], false);
     expect(await decidePermission(k.hooks, request(k, 'Bash', { command: 'make lint-all' }))).toMatchObject({ behavior: 'allow', layer: 'grants' });
-    expect(existsSync(join(projectDataDir(k.projectRoot), 'audit'))).toBe(false);
   });
 
   it('fails closed: malformed requests and throwing policies are denials', async () => {

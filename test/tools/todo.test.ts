@@ -1,7 +1,7 @@
 // Written with the test kit plugin authors use (assistant/testing), so the kit stays honest.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContextView } from '../../dist/core/index.js';
-import { createTestKernel, resultText as text, type TestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel, resultText as text, type TestKernel } from '../../dist/config/test-kit.js';
 import { allowAll } from './helpers.js';
 
 let t: TestKernel | undefined;

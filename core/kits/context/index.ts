@@ -9,7 +9,7 @@ export {
   estimateParts,
   messagePart,
   TODO_REMINDER_TAG,
-} from './estimate.js';
+} from '../../context/estimate.js';
 export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './cache-breakpoints.js';
 export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './turns.js';
 export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy, contextNotice } from '../../context/strategy.js';

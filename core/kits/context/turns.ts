@@ -1,5 +1,5 @@
 import type { Message } from '../../types/messages.js';
-import { estimateMessageTokens } from './estimate.js';
+import { estimateMessageTokens } from '../../context/estimate.js';
 
 /**
  * True when the history may be cut just before `index`: never before a tool message, so a tool

@@ -15,7 +15,8 @@ export {
   type ResponseCache,
   type ResponseCacheOptions,
 } from './response-cache.js';
-export { estimateTextTokens, countRequestTokens, IMAGE_TOKENS, type TextTokenCounter } from './tokens.js';
+export { countRequestTokens, type TextTokenCounter } from './tokens.js';
+export { estimateTextTokens, IMAGE_TOKENS } from '../../context/text-tokens.js';
 export {
   providerOptionsSchema,
   validateProviderOptions,

@@ -1,50 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-
-/** Private to the user: sessions hold code, prompts and tool output. */
-export const PRIVATE_FILE_MODE = 0o600;
-/** Private to the user: directories holding sessions and logs. */
-export const PRIVATE_DIR_MODE = 0o700;
-
-/** Creates a directory (and parents) readable by the user only. */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-}
-
-async function syncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot open or fsync a directory; the rename is still atomic there.
-  } finally {
-    await handle?.close();
-  }
-}
-
-/** Replaces `path` atomically: write a temp file beside it, fsync, rename over, fsync the directory. */
-export async function writeFileAtomic(path: string, data: string, mode = PRIVATE_FILE_MODE): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx', mode);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await syncDir(dirname(path));
-}
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../fs/index.js';
 
 /** An append-only JSON-lines file open for writing. */
 export interface JsonlAppender {

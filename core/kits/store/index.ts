@@ -1,18 +1,10 @@
 /**
- * Helpers for session store plugins (`<pkg>/kits/store`): durable JSONL files and atomic writes,
+ * Helpers for session store plugins (`<pkg>/kits/store`): durable JSONL files, atomic writes and locks' liveness,
  * a per-key queue, summaries and pruning, and the session event reducer stores build snapshots with.
  */
-export {
-  writeFileAtomic,
-  openJsonlAppender,
-  readJsonl,
-  parseJsonl,
-  ensurePrivateDir,
-  PRIVATE_FILE_MODE,
-  PRIVATE_DIR_MODE,
-  type JsonlAppender,
-  type JsonlContents,
-} from './durable-file.js';
+export { openJsonlAppender, readJsonl, parseJsonl, type JsonlAppender, type JsonlContents } from './durable-file.js';
+// The file helpers every store needs, from the fs kit (kept here so store plugins need one import).
+export { writeFileAtomic, ensurePrivateDir, processAlive, PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, type AtomicWriteOptions } from '../fs/index.js';
 export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
 export { ago, summaryLine } from './session-format.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from '../../agent/session-events.js';

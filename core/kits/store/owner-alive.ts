@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { SessionOwner } from '../../types/session.js';
+import { processAlive } from '../fs/index.js';
 
 /**
  * The kernel's start time of process `pid` (Linux, from /proc), or undefined elsewhere. Stored with a
@@ -23,12 +24,9 @@ export function processStartTicks(pid: number): string | undefined {
  */
 export function ownerAlive(owner: Pick<SessionOwner, 'pid' | 'host'> & { startTicks?: string }, host = hostname()): boolean {
   if (owner.host !== host) return true;
-  if (!Number.isInteger(owner.pid) || owner.pid <= 0) return false;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
+  // A record without a usable pid cannot be proven dead: it keeps the lease (--take-over frees it).
+  if (!Number.isInteger(owner.pid) || owner.pid <= 0) return true;
+  if (!processAlive(owner.pid)) return false;
   const ticks = processStartTicks(owner.pid);
   return !(owner.startTicks && ticks && ticks !== owner.startTicks);
 }

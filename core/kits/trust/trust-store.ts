@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectDataDir } from '../../util/paths.js';
+import { writeFileAtomicSync, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/index.js';
 
 /**
  * What the user trusted of one project, kept in the user's data directory (0600), never in the
@@ -42,17 +43,8 @@ export function readTrust(root: string, env: NodeJS.ProcessEnv = process.env): T
 export function updateTrust(root: string, change: (record: TrustRecord) => TrustRecord, env: NodeJS.ProcessEnv = process.env): TrustRecord {
   const file = trustFile(root, env);
   const next = { ...change(readTrust(root, env) ?? { root, at: 0 }), root, at: Date.now() };
-  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(next, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  chmodSync(temp, 0o600);
-  renameSync(temp, file);
+  mkdirSync(join(file, '..'), { recursive: true, mode: PRIVATE_DIR_MODE });
+  writeFileAtomicSync(file, JSON.stringify(next, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
   return next;
 }
 

@@ -1,6 +1,7 @@
 // Prompt-cache accounting that follows the providers' documented rules, so usage figures are meaningful.
 import type { PromptCacheOptions } from './script.js';
-import { chainHash, countTokens, stableJson, CHARS_PER_TOKEN } from './tokens.js';
+import { stableJson } from '../../util/stable-json.js';
+import { chainHash, countTokens, CHARS_PER_TOKEN } from './tokens.js';
 
 /** Anthropic's documented limit of `cache_control` breakpoints per request. */
 export const MAX_BREAKPOINTS = 4;

@@ -9,19 +9,6 @@ export function countTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** JSON with object keys sorted, so equal values always give equal text. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v))
-      return Object.fromEntries(
-        Object.keys(v)
-          .sort()
-          .map((k) => [k, (v as Record<string, unknown>)[k]]),
-      );
-    return v;
-  });
-}
-
 /** Chains a hash: the hash of everything before plus `text`. */
 export function chainHash(previous: string, text: string): string {
   return createHash('sha256').update(previous).update('\0').update(text).digest('hex');

@@ -20,8 +20,8 @@ export interface PermissionsOptions {
   allowSudo: boolean;
   /** Test and lint runs (`npm test`, `pytest`, `cargo test`) are safe in default mode. */
   trustTestCommands: boolean;
-  /** Append every decision to the audit log in the project's data directory. */
-  audit: boolean;
+  /** Deprecated, no effect: decisions and approvals are in the session's audit log (the `audit` section). Kept so configs that set it stay valid. */
+  audit?: boolean;
   /** Where "always for this project" answers are kept, relative to the project root. */
   localSettings: string;
 }
@@ -51,7 +51,7 @@ export const optionsSchema: JsonSchema = {
     },
     allowSudo: { type: 'boolean', default: false },
     trustTestCommands: { type: 'boolean', default: true },
-    audit: { type: 'boolean', default: true },
+    audit: { type: 'boolean' },
     localSettings: { type: 'string', minLength: 1, default: '.assistant/settings.local.json' },
   },
 };

@@ -1,5 +1,6 @@
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE } from '../../../core/kits/fs/index.js';
 
 interface Entry {
   project: string;
@@ -59,8 +60,8 @@ export class PromptHistory {
     this.index = this.entries.length;
     if (!fresh) return;
     const entry: Entry = { project: this.project, time: Date.now(), text };
-    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    await appendFile(this.file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+    await ensurePrivateDir(dirname(this.file));
+    await appendFile(this.file, JSON.stringify(entry) + '\n', { mode: PRIVATE_FILE_MODE });
   }
 
   /** The previous prompt (Up); `current` is kept as the draft to come back to. */
@@ -82,9 +83,8 @@ export class PromptHistory {
     this.index = this.entries.length;
   }
 
+  // Replaced whole, so a crash while trimming keeps the old history rather than a torn one.
   private async rewrite(entries: Entry[]): Promise<void> {
-    const temp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temp, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600 });
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: PRIVATE_FILE_MODE });
   }
 }

@@ -1,8 +1,8 @@
-import type { Message, SystemSection } from '../../types/messages.js';
-import type { ToolSpec } from '../../types/provider.js';
-import type { ContextPart } from '../../types/context.js';
-// One text estimate for the whole kernel (the provider kit's, by character class); the ledger calibrates it against reported usage.
-import { estimateTextTokens, IMAGE_TOKENS } from '../provider/tokens.js';
+import type { Message, SystemSection } from '../types/messages.js';
+import type { ToolSpec } from '../types/provider.js';
+import type { ContextPart } from '../types/context.js';
+// One text estimate for the whole kernel, by character class; the ledger calibrates it against reported usage.
+import { estimateTextTokens, IMAGE_TOKENS } from './text-tokens.js';
 
 /** Framing per message, content block and tool definition (role markers, separators). */
 const MESSAGE_OVERHEAD = 4;
