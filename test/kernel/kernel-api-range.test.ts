@@ -2,7 +2,7 @@
 // through the loader path every plugin takes.
 import { describe, expect, it } from 'vitest';
 import { definePlugin, KERNEL_API_VERSION } from '../../dist/core/index.js';
-import { createTestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel } from '../../dist/config/test-kit.js';
 
 const builtFor = (kernelApi: string) => definePlugin({ name: 'ranged', kernelApi, apply: () => undefined });
 

@@ -163,7 +163,7 @@ describe('createTestKernel', () => {
     }
     await t.close();
     // Nothing of this project (its session or its audit log, written at shutdown) lands in the home directory.
-    expect(filesUnder(join(process.env.HOME!, '.local')).filter((f) => f.includes(basename(t.projectRoot)))).toEqual([]);
+    expect(filesUnder(join(process.env.HOME!, '.local')).filter((f) => f.includes(basename(t!.projectRoot)))).toEqual([]);
     expect(filesUnder(chosen).some((f) => f.endsWith('.audit.jsonl'))).toBe(true);
     rmSync(chosen, { recursive: true, force: true });
     // A directory the test names is used as it is.

@@ -1,7 +1,7 @@
 // A run without telemetry never loads the OpenTelemetry SDK (a few hundred modules at start-up).
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestKernel, type TestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel, type TestKernel } from '../../dist/config/test-kit.js';
 
 const sdkModules = () => Object.keys(createRequire(import.meta.url).cache).filter((file) => /@opentelemetry[\\/](sdk-metrics|exporter-metrics-otlp-http)[\\/]/.test(file));
 

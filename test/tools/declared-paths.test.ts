@@ -3,7 +3,7 @@
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decidePermission, permissionRequestFor, type PermissionRequest, type ToolCategory } from '../../dist/core/index.js';
-import { createTestKernel, type TestKernel } from '../../dist/core/testing/index.js';
+import { createTestKernel, type TestKernel } from '../../dist/config/test-kit.js';
 import { toolDefinition } from '../../dist/plugins/mcp/tools.js';
 
 interface Row {
