@@ -72,7 +72,7 @@ describe('every problem at once', () => {
 
 describe('selections by name', () => {
   const teamStore = `export default { name: "team-store", apply(k) { k.hooks.sessionStore.for("team-db").tap("team-store", () => ({ name: "team-db", close: async () => {} })); } };`;
-  const teamStrategy = `import { tapContextStrategy } from ${JSON.stringify(new URL('../../dist/core/index.js', import.meta.url).href)};
+  const teamStrategy = `import { tapContextStrategy } from ${JSON.stringify(new URL('../../dist/core/kits/context/index.js', import.meta.url).href)};
 export default { name: "team-context", apply(k) { tapContextStrategy(k, "summarize-team", async (view) => view); } };`;
 
   it('a misspelt store is reported at start with the loaded stores, third-party ones included', async () => {
