@@ -49,7 +49,11 @@ describe('docs/plugins.md', () => {
           lib: ['ES2023'],
           types: ['node'],
           skipLibCheck: true,
-          paths: { '@assistant-cli/assistant': [join(ROOT, 'dist/core/index.d.ts')], '@assistant-cli/assistant/testing': [join(ROOT, 'dist/core/testing/index.d.ts')] },
+          paths: {
+            '@assistant-cli/assistant': [join(ROOT, 'dist/core/index.d.ts')],
+            '@assistant-cli/assistant/testing': [join(ROOT, 'dist/core/testing/index.d.ts')],
+            '@assistant-cli/assistant/kits/*': [join(ROOT, 'dist/core/kits/*/index.d.ts')],
+          },
         },
         files: [...samples.map((_, i) => `sample-${i}.ts`), 'control.ts'],
       }),
