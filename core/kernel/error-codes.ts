@@ -2,6 +2,8 @@ import { ERROR_CODES, PluginError, isAssistantError, type ErrorCodeDefinition } 
 
 /** UPPER_SNAKE with a prefix: `ACME_QUOTA_EXCEEDED`, never a bare `QUOTA`. */
 const CODE_SHAPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+/** Codes that read as assistant's own: only the kernel and the plugins shipped with it declare them. */
+const RESERVED_PREFIX = 'ASSISTANT_';
 
 /** What a plugin writes for each of its codes. */
 export interface ErrorCodeSpec {
@@ -62,8 +64,11 @@ export function defineErrorCodes<const Specs extends Record<string, ErrorCodeSpe
 
 /** A registry holding the kernel's own codes; plugins' codes are added as they load. */
 export function createErrorCodeRegistry(): ErrorCodeRegistry & {
-  /** Registers `owner`'s codes; refuses a malformed one, or one the kernel or another plugin owns (naming both). */
-  register(owner: string, table: unknown): void;
+  /**
+   * Registers `owner`'s codes; refuses a malformed one, one the kernel or another plugin owns
+   * (naming both), and an `ASSISTANT_` code from a plugin not shipped with assistant (`builtIn`).
+   */
+  register(owner: string, table: unknown, builtIn?: boolean): void;
 } {
   const codes = new Map<string, RegisteredErrorCode>();
   for (const [code, { exit, text }] of Object.entries(ERROR_CODES)) codes.set(code, Object.freeze({ code, exit, text, owner: 'kernel' }));
@@ -74,7 +79,7 @@ export function createErrorCodeRegistry(): ErrorCodeRegistry & {
       if (!isAssistantError(error)) return 1;
       return codes.get(error.code)?.exit ?? error.exitCode ?? 1;
     },
-    register(owner, table) {
+    register(owner, table, builtIn = false) {
       const definitions = definitionsOf(table, `plugin "${owner}"`);
       const taken = definitions.filter((d) => codes.has(d.code));
       if (taken.length)
@@ -86,6 +91,13 @@ export function createErrorCodeRegistry(): ErrorCodeRegistry & {
               return `plugin "${owner}" declares ${d.code}, which ${holder === 'kernel' ? 'the kernel' : `plugin "${holder}"`} already owns`;
             })
             .join('; ') + '; a code has one owner: give yours a prefix of its own',
+          { plugin: owner },
+        );
+      const reserved = builtIn ? [] : definitions.filter((d) => d.code.startsWith(RESERVED_PREFIX));
+      if (reserved.length)
+        throw new PluginError(
+          'ASSISTANT_PLUGIN_ERROR_CODES_INVALID',
+          `plugin "${owner}" declares ${reserved.map((d) => d.code).join(', ')}: the ${RESERVED_PREFIX} prefix belongs to assistant and its built-in plugins; use a prefix of your own (e.g. ${owner.replace(/^@[^/]+\//, '').replace(/[^a-zA-Z0-9]+/g, '_').toUpperCase()}_...)`,
           { plugin: owner },
         );
       for (const d of definitions) codes.set(d.code, Object.freeze({ ...d, owner }));

@@ -1,7 +1,7 @@
 import { createHooks, type Hooks } from './hooks.js';
 import { instrumentHook, type TapTracker } from './instrument.js';
 import { createLogger, type LogLevel, type Logger } from './logger.js';
-import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
+import { checkCompatibility, collectPlugins, isBuiltInSource, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
 import { AssistantError, ConfigError, PluginError, ProviderError, formatError, isAssistantError } from './errors.js';
 import { checkContextStrategy, offeredContextStrategies } from '../context/strategy.js';
 import { createToolRegistry } from '../tools/registry.js';
@@ -121,7 +121,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   checkCompatibility(prepared, KERNEL_API_VERSION);
   // Codes are known before any `apply` runs, so an error thrown while applying already maps to its status.
   const errorCodes = createErrorCodeRegistry();
-  for (const { plugin } of prepared) if (plugin.errors !== undefined) errorCodes.register(plugin.name, plugin.errors);
+  for (const { plugin, source } of prepared) if (plugin.errors !== undefined) errorCodes.register(plugin.name, plugin.errors, isBuiltInSource(source));
   // Every config problem is reported at once: one stage's mistakes must not hide the next one's.
   const problems: AssistantError[] = [...unknownKeyProblems(config, prepared), ...unknownDisabled.map((name) => disabledProblem(config, name, listedNames))];
   const sourceOf = (pointer: string) => sourceFor(config, pointer);

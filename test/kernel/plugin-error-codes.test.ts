@@ -113,6 +113,13 @@ describe("a plugin's error codes", () => {
     expect(malformed.code).toBe('ASSISTANT_PLUGIN_ERROR_CODES_INVALID');
     expect(malformed.message).toContain('plugin "sloppy": "oops" is not UPPER_SNAKE with a prefix');
   });
+
+  it('may not pass for assistant\'s own: the ASSISTANT_ prefix is refused to a plugin not shipped with it, even when the code is free', async () => {
+    const impostor = definePlugin({ name: 'acme-tools', errors: { ASSISTANT_ACME_BROKEN: { exit: 1, text: 'looks official' } }, apply() {} });
+    const error = await failureOf(() => createTestKernel({ plugins: [impostor], builtins: false }));
+    expect(error.code).toBe('ASSISTANT_PLUGIN_ERROR_CODES_INVALID');
+    expect(error.message).toContain('plugin "acme-tools" declares ASSISTANT_ACME_BROKEN: the ASSISTANT_ prefix belongs to assistant and its built-in plugins; use a prefix of your own (e.g. ACME_TOOLS_...)');
+  });
 });
 
 describe('the CLI and a third-party plugin with its own codes', () => {
