@@ -4,7 +4,7 @@
  * docs/errors.md documents every registered code (a test keeps the two in step).
  */
 export const ERROR_CODES = {
-  ASSISTANT_PLUGIN_ERROR_CODES_INVALID: { exit: 2, text: 'A plugin declares an error code that is malformed or that the kernel or another plugin already owns.' },
+  ASSISTANT_PLUGIN_ERROR_CODES_INVALID: { exit: 2, text: 'A plugin declares an error code that is malformed, that the kernel or another plugin already owns, or that takes the `ASSISTANT_` prefix without being shipped with assistant.' },
   ASSISTANT_USAGE: { exit: 2, text: 'The command line was not understood.' },
   ASSISTANT_INTERNAL: { exit: 1, text: 'A bug in assistant itself.' },
   ASSISTANT_CONFIG_PARSE: { exit: 2, text: 'A config file is not valid JSON, YAML or JavaScript.' },
