@@ -18,5 +18,6 @@ export function reportFailure(kernel: Kernel | undefined, error: unknown): numbe
     }
     return kernel.errorCodes.exitStatus(error);
   }
-  return isAssistantError(error) && typeof error.exitCode === 'number' ? error.exitCode : 1;
+  const own: unknown = isAssistantError(error) ? error.exitCode : undefined;
+  return Number.isInteger(own) && (own as number) > 0 && (own as number) < 256 ? (own as number) : 1;
 }

@@ -77,7 +77,11 @@ export function createErrorCodeRegistry(): ErrorCodeRegistry & {
     list: () => [...codes.values()],
     exitStatus(error) {
       if (!isAssistantError(error)) return 1;
-      return codes.get(error.code)?.exit ?? error.exitCode ?? 1;
+      const registered = codes.get(error.code)?.exit;
+      if (registered !== undefined) return registered;
+      // An error from another copy of the package (or a hand-made one) may carry anything here.
+      const own: unknown = error.exitCode;
+      return Number.isInteger(own) && (own as number) > 0 && (own as number) < 256 ? (own as number) : 1;
     },
     register(owner, table, builtIn = false) {
       const definitions = definitionsOf(table, `plugin "${owner}"`);

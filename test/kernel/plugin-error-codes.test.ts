@@ -87,6 +87,11 @@ describe("a plugin's error codes", () => {
     // Thrown by name alone, a registered code still maps to its declared status through the kernel.
     expect(t.kernel.errorCodes.exitStatus(new AssistantError('ACME_QUOTA_EXCEEDED', 'by name'))).toBe(7);
     expect(t.kernel.errorCodes.exitStatus(new Error('not coded'))).toBe(1);
+    // Error-shaped objects from another copy of the package never break the exit path.
+    const brand = Symbol.for('@assistant-cli/assistant.AssistantError');
+    expect(t.kernel.errorCodes.exitStatus({ code: 'ASSISTANT_FROM_ELSEWHERE', message: 'x', exitCode: 'seven' })).toBe(1);
+    expect(t.kernel.errorCodes.exitStatus({ code: 'ACME_ELSEWHERE', message: 'x', exitCode: 300, [brand]: true })).toBe(1);
+    expect(t.kernel.errorCodes.exitStatus({ code: 'ACME_ELSEWHERE', message: 'x', exitCode: 6, [brand]: true })).toBe(6);
   });
 
   it("are refused at load when the kernel owns one, naming the kernel", async () => {
