@@ -19,8 +19,8 @@ const { startFakeLlm } = await import('../test/fake-llm/server.js');
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'assistant-bench-context-')));
 process.env.ASSISTANT_CONFIG_DIR = join(scratch, 'no-user-config');
 const core = new URL('core/index.js', dist).href;
-// What peers do: append-only with one breakpoint on the newest message.
 const contextKit = new URL('core/kits/context/index.js', dist).href;
+// What peers do: append-only with one breakpoint on the newest message.
 const singleBreakpoint = `import { definePlugin } from '${core}';
 import { tapContextStrategy } from '${contextKit}';
 export default definePlugin({ name: 'single-breakpoint', apply(kernel) {

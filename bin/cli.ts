@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { AssistantError, formatError } from '../core/kernel/errors.js';
+import { AssistantError, formatError, isAssistantError } from '../core/kernel/errors.js';
 import type { Kernel } from '../core/kernel/kernel-types.js';
 import type { CliCommand } from '../core/types/commands.js';
 import { boot, type CommonFlags } from './boot.js';
@@ -10,6 +10,7 @@ import { runMain, type RunFlags } from './commands/run.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { registerTrustCommand } from './commands/trust.js';
 import { refuseMistypedCommand } from './mistyped-command.js';
+import { reportFailure } from './failure.js';
 
 const CORE_COMMANDS = new Set(['config', 'plugins', 'doctor', 'trust', 'help']);
 /** Options that take a value, so a pre-scan can skip their values when looking for the subcommand. */
@@ -161,8 +162,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     process.stderr.write(formatError(error, debug) + '\n');
-    if (bootError && error === bootError && !debug && !(error instanceof AssistantError)) process.stderr.write('(run with --debug for details)\n');
-    return error instanceof AssistantError ? error.exitCode : 1;
+    if (bootError && error === bootError && !debug && !isAssistantError(error)) process.stderr.write('(run with --debug for details)\n');
+    exit.code = reportFailure(kernel, error);
+    return exit.code;
   } finally {
     await kernel?.shutdown(exit.code === 0 ? 'done' : 'error').catch(() => undefined);
   }

@@ -34,9 +34,12 @@ export {
   isAssistantError,
   formatError,
   type ErrorCode,
+  type KernelErrorCode,
+  type ErrorCodeDefinition,
   type ErrorOptions,
   type ProviderErrorOptions,
 } from './kernel/errors.js';
+export { defineErrorCodes, type ErrorCodeSpec, type ErrorCodeTable, type ErrorCodeRegistry, type RegisteredErrorCode } from './kernel/error-codes.js';
 export type { Logger, LogLevel } from './kernel/logger.js';
 export { sourceFor } from './kernel/config-source.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';

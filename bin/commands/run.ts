@@ -5,6 +5,7 @@ import type { DoneReason } from '../../core/types/events.js';
 import type { CommonFlags } from '../boot.js';
 import { attachOutput, type OutputFormat } from '../headless-output.js';
 import { openSessionForRun, type SessionFlags } from './session-open.js';
+import { reportFailure } from '../failure.js';
 
 /** Flags of the main command. */
 export interface RunFlags extends CommonFlags, SessionFlags {
@@ -60,7 +61,7 @@ export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags
       toolFilter: hidden.size ? (name) => !hidden.has(name) : undefined,
     });
     output.finish(result);
-    return result.error ? result.error.exitCode : EXIT_FOR[result.reason];
+    return result.error ? reportFailure(kernel, result.error) : EXIT_FOR[result.reason];
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

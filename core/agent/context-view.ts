@@ -4,7 +4,7 @@ import type { Message, SystemSection } from '../types/messages.js';
 import type { ToolSpec } from '../types/provider.js';
 import type { ContextReason, ContextView } from '../types/context.js';
 import { ProviderError } from '../kernel/errors.js';
-import { checkContextStrategy } from '../context/strategy.js';
+import { applyContextStrategy } from '../context/strategy.js';
 
 /** Output tokens a request reserves when the config sets no `provider.maxTokens`. */
 export const DEFAULT_MAX_OUTPUT = 8192;
@@ -64,10 +64,10 @@ export async function assembleContextView(kernel: Kernel, options: ContextViewOp
   };
 }
 
-/** The view after the `context` hook (the configured strategy and its decorators). */
+/** The view after the configured strategy (`contextStrategy`) and the `context` decorators. */
 export async function buildContextView(kernel: Kernel, options: ContextViewOptions): Promise<ContextView> {
-  checkContextStrategy(kernel);
-  return kernel.hooks.context.promise(await assembleContextView(kernel, options), options.reason);
+  const shaped = await applyContextStrategy(kernel, await assembleContextView(kernel, options), options.reason);
+  return kernel.hooks.context.promise(shaped, options.reason);
 }
 
 /** Refuses a view whose input would not leave the output reserve free: no request is ever sent over the window. */

@@ -1,8 +1,10 @@
 /**
- * Every error code, with the exit code it maps to and what it means. Codes are never reused;
- * docs/errors.md documents each (a test keeps the two in step).
+ * The kernel's own error codes, with the exit status each maps to and what it means. Plugins declare
+ * theirs where they live (`defineErrorCodes`, the plugin's `errors`). Codes are never reused;
+ * docs/errors.md documents every registered code (a test keeps the two in step).
  */
 export const ERROR_CODES = {
+  ASSISTANT_PLUGIN_ERROR_CODES_INVALID: { exit: 2, text: 'A plugin declares an error code that is malformed, that the kernel or another plugin already owns, or that takes the `ASSISTANT_` prefix without being shipped with assistant.' },
   ASSISTANT_USAGE: { exit: 2, text: 'The command line was not understood.' },
   ASSISTANT_INTERNAL: { exit: 1, text: 'A bug in assistant itself.' },
   ASSISTANT_CONFIG_PARSE: { exit: 2, text: 'A config file is not valid JSON, YAML or JavaScript.' },
@@ -19,8 +21,6 @@ export const ERROR_CODES = {
   ASSISTANT_PLUGIN_APPLY_FAILED: { exit: 1, text: "A plugin's `apply` threw." },
   ASSISTANT_PLUGIN_HOOK_FAILED: { exit: 1, text: 'A plugin threw inside a hook.' },
   ASSISTANT_HOOK_UNKNOWN: { exit: 2, text: 'A plugin used a hook that does not exist.' },
-  ASSISTANT_HOOK_BLOCKED: { exit: 1, text: 'A shell hook (`hooks` in .assistantrc) blocked a tool call or a prompt; the message gives its reason.' },
-  ASSISTANT_HOOK_COMMAND_FAILED: { exit: 1, text: 'A shell hook command failed (an exit status other than 0 or 2, a timeout, not executable, an unreadable answer); reported, and the run goes on.' },
   ASSISTANT_PROVIDER_NOT_CONFIGURED: { exit: 3, text: 'No provider is selected, or it has no API key or base URL.' },
   ASSISTANT_PROVIDER_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the selected provider.' },
   ASSISTANT_PROVIDER_OPTIONS_INVALID: { exit: 2, text: 'A `provider:` option has a bad value (the message names its JSON path).' },
@@ -36,7 +36,6 @@ export const ERROR_CODES = {
   ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The provider sent something that is not its documented wire format (malformed event or body).' },
   ASSISTANT_PROVIDER_ABORTED: { exit: 130, text: 'The request was aborted (Ctrl+C or a cancelled turn).' },
   ASSISTANT_CONTEXT_OVERFLOW: { exit: 4, text: "A request would not fit the model's context window, and the context strategy could not make it fit." },
-  ASSISTANT_CONTEXT_COMPACTION_FAILED: { exit: 1, text: 'Compacting the history failed (the summary call failed and nothing smaller fits); the history is unchanged.' },
   ASSISTANT_CONTEXT_STRATEGY_UNKNOWN: { exit: 2, text: '`context.strategy` names a strategy no loaded plugin provides.' },
   ASSISTANT_PRICE_UNKNOWN: { exit: 2, text: '`limits.maxCostUsd` is set but no price is configured for the model (`pricing`).' },
   ASSISTANT_STORE_UNKNOWN: { exit: 2, text: 'No loaded plugin provides the session store `persistence.store` selects.' },
@@ -46,38 +45,47 @@ export const ERROR_CODES = {
   ASSISTANT_SESSION_IN_USE: { exit: 1, text: 'Another surface (terminal, process) holds the session; `--take-over` takes it.' },
   ASSISTANT_SESSION_TAKEN_OVER: { exit: 1, text: 'Another surface took the session over; this one stops writing to it.' },
   ASSISTANT_SESSION_CORRUPT: { exit: 1, text: 'A session file cannot be read as a session (not a torn last line, which is skipped).' },
-  ASSISTANT_REPLAY_NO_RECORDING: { exit: 2, text: 'The session to replay was not recorded (`--record` or `persistence.record`).' },
-  ASSISTANT_REPLAY_EXHAUSTED: { exit: 1, text: 'The replayed run asked the model more than the recording answered.' },
   ASSISTANT_TOOL_UNKNOWN: { exit: 1, text: 'The model called a tool that does not exist or is not allowed here.' },
   ASSISTANT_TOOL_INPUT_INVALID: { exit: 1, text: "A tool call's input is incomplete JSON or does not match the tool's schema." },
   ASSISTANT_TOOL_PATH_INVALID: { exit: 1, text: 'A tool was given a path it cannot use (NUL byte, empty, not a string).' },
-  ASSISTANT_TOOL_PATH_REFUSED: { exit: 1, text: 'A file tool refused what it actually opened: a secret, a file outside the project, a hard link or a symlink loop.' },
-  ASSISTANT_TOOL_INPUT_TOO_LARGE: { exit: 1, text: 'A Write or Edit carried more content than the tools-fs maxWriteBytes limit (10 MiB by default); nothing was written.' },
   ASSISTANT_TOOL_DENIED: { exit: 1, text: 'A tool call was denied by a permission policy or the user.' },
   ASSISTANT_TOOL_FAILED: { exit: 1, text: 'A tool threw, or a hook around it failed, instead of returning a result.' },
   ASSISTANT_TOOL_TIMEOUT: { exit: 1, text: 'A tool call ran past its time limit and was stopped.' },
   ASSISTANT_TOOL_ABORTED: { exit: 130, text: 'A tool call was cancelled (Ctrl+C or the run ended).' },
   ASSISTANT_TOOL_WORKER_CRASHED: { exit: 1, text: "A tool's worker thread died; the pool replaced it." },
-  ASSISTANT_AGENT_UNKNOWN: { exit: 1, text: 'The Task tool was asked for an agent type that neither the `agents` config key nor an agent file defines.' },
-  ASSISTANT_AGENT_DEFINITION_INVALID: { exit: 2, text: 'An agent file (`.assistant/agents/*.md`) has unreadable front matter or lacks a description or prompt; it is skipped, the other types still load.' },
-  ASSISTANT_AGENT_DEPTH: { exit: 1, text: 'A sub-agent tried to start sub-agents nested deeper than allowed.' },
-  ASSISTANT_SANDBOX_CONTROL_FILE: { exit: 1, text: "A sandboxed Bash command created, changed or removed one of the agent's control files (config, `.assistant/`, `.mcp.json`, git hooks or config); the change was undone and the result says which." },
-  ASSISTANT_SANDBOX_UNAVAILABLE: { exit: 1, text: '`sandbox: required`, but no OS sandbox can run here (bubblewrap missing or namespaces forbidden); no command was run.' },
-  ASSISTANT_MCP_CONFIG_INVALID: { exit: 2, text: 'An MCP server entry cannot be used: an invalid `.mcp.json` entry, or a `${VAR}` it uses is not set.' },
-  ASSISTANT_MCP_CONNECT_FAILED: { exit: 1, text: 'An MCP server could not be started or reached, or failed its `initialize` handshake.' },
-  ASSISTANT_MCP_CONNECT_TIMEOUT: { exit: 1, text: 'An MCP server did not finish starting (process, `initialize`, tool list) within its `startupTimeoutMs`.' },
-  ASSISTANT_MCP_SERVER_CLOSED: { exit: 1, text: 'An MCP server exited or closed the connection; its tools are gone for the rest of the session.' },
-  ASSISTANT_MCP_REQUEST_FAILED: { exit: 1, text: 'An MCP server refused or failed a request (unknown tool, invalid arguments, HTTP error).' },
-  ASSISTANT_MCP_TOOL_ERROR: { exit: 1, text: 'An MCP tool ran and reported an error (`isError`); its message is the result.' },
-  ASSISTANT_MCP_SERVER_EXISTS: { exit: 2, text: "`assistant mcp add`: the project's config already has a server of that name." },
-  ASSISTANT_MCP_SERVER_NAME_INVALID: { exit: 2, text: 'An MCP server name has `__`, a `_` at either end, more than 40 characters or one outside `[A-Za-z0-9_-]`: it could pass for another server in tool names, so the server is not started.' },
-  ASSISTANT_MCP_SERVER_UNKNOWN: { exit: 2, text: "`assistant mcp remove`: no server of that name in the project's config or `.mcp.json`." },
   ASSISTANT_PERMISSION_RULE_INVALID: { exit: 2, text: 'A permission rule (`permissions.allow/ask/deny` or the local settings file) cannot be read.' },
   ASSISTANT_PERMISSION_PARSER_FAILED: { exit: 1, text: 'The shell parser could not be loaded, so shell commands cannot be judged (they are denied).' },
 } as const;
 
-/** A stable error code. */
-export type ErrorCode = keyof typeof ERROR_CODES;
+/** A code the kernel itself owns. */
+export type KernelErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * A stable error code: one of the kernel's (offered by autocompletion) or one a plugin declared
+ * (`ACME_QUOTA_EXCEEDED`).
+ */
+export type ErrorCode = KernelErrorCode | (string & {});
+
+/** One declared error code: what `defineErrorCodes` returns for each code, and what errors are built from. */
+export interface ErrorCodeDefinition<Code extends string = string> {
+  /** The code, UPPER_SNAKE with a prefix (`ACME_QUOTA_EXCEEDED`). */
+  readonly code: Code;
+  /** The process exit status when the error ends a run (1 to 125, or 130 for an interruption). */
+  readonly exit: number;
+  /** One line for people: what the code means (docs/errors.md says the same). */
+  readonly text: string;
+}
+
+/** True when `code` is one of the kernel's own codes. */
+export function isKernelErrorCode(code: string): code is KernelErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
+}
+
+/** Marks errors raised on purpose, so a copy of this module loaded twice still recognizes them. */
+const BRAND = Symbol.for('@assistant-cli/assistant.AssistantError');
+
+/** The exit status of the definition each error was built from (kept off the error's own fields). */
+const definedExits = new WeakMap<object, number>();
 
 /** Extra fields an error may carry. */
 export interface ErrorOptions {
@@ -102,20 +110,29 @@ export class AssistantError extends Error {
   /** The file at fault (config, plugin module), when known. */
   readonly file?: string;
 
-  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
+  /** `code` is a kernel code by name, or a plugin's definition (which carries its exit status). */
+  constructor(code: ErrorCode | ErrorCodeDefinition, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    this.code = code;
+    if (typeof code === 'string') this.code = code;
+    else {
+      this.code = code.code;
+      definedExits.set(this, code.exit);
+    }
     this.plugin = options.plugin;
     this.hook = options.hook;
     this.file = options.file;
   }
 
-  /** The process exit code for this error. */
+  /**
+   * The process exit status for this error: its definition's, else the kernel code's, else 1. A
+   * plugin's code thrown by name alone maps through the kernel's registry (`kernel.errorCodes`).
+   */
   get exitCode(): number {
-    return ERROR_CODES[this.code]?.exit ?? 1;
+    return definedExits.get(this) ?? (isKernelErrorCode(this.code) ? ERROR_CODES[this.code].exit : 1);
   }
 }
+Object.defineProperty(AssistantError.prototype, BRAND, { value: true });
 
 /** A configuration problem: names the file, the JSON path and what was expected. */
 export class ConfigError extends AssistantError {}
@@ -140,7 +157,7 @@ export class ProviderError extends AssistantError {
   /** The HTTP status, when there was a response. */
   readonly status?: number;
 
-  constructor(code: ErrorCode, message: string, options: ProviderErrorOptions = {}) {
+  constructor(code: ErrorCode | ErrorCodeDefinition, message: string, options: ProviderErrorOptions = {}) {
     super(code, message, options);
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
@@ -158,7 +175,9 @@ export class SessionError extends AssistantError {}
 
 /** True for errors assistant raised on purpose, even from another copy of this module. */
 export function isAssistantError(error: unknown): error is AssistantError {
-  return error instanceof AssistantError || (typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string' && String((error as { code: string }).code).startsWith('ASSISTANT_'));
+  if (error instanceof AssistantError) return true;
+  if (typeof error !== 'object' || error === null || typeof (error as { code?: unknown }).code !== 'string') return false;
+  return (error as { [BRAND]?: unknown })[BRAND] === true || (error as { code: string }).code.startsWith('ASSISTANT_');
 }
 
 /** A one-line message for people: `CODE: message`. */

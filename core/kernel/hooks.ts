@@ -114,13 +114,11 @@ export interface ShutdownInfo {
 export function createHooks() {
   return Object.freeze({
     // lifecycle
-    /** All plugins applied; wiring is complete. Sync: nothing async may happen here. */
-    afterPlugins: new SyncHook<[Kernel]>(['kernel']),
     /** Async set-up (open a store, warm a pool), in stage order. Fails the start when a tap throws. */
     ready: new AsyncSeriesHook<[Kernel]>(['kernel']),
     /** Ordered flush and release; stores tap at Stage.PERSIST so they flush last. */
     shutdown: new AsyncSeriesHook<[ShutdownInfo]>(['info']),
-    /** A fatal error is about to end the run; observers only. */
+    /** A fatal error is about to end the run (the CLI fires it before exiting); observers only, a throw is ignored. */
     failed: new SyncHook<[AssistantError]>(['error']),
 
     // turn
@@ -173,7 +171,11 @@ export function createHooks() {
     // context
     /** Sections of the system prompt; each tap returns the new list. */
     systemPrompt: new AsyncSeriesWaterfallHook<[SystemSection[], ContextReason]>(['sections', 'reason']),
-    /** The message list sent to the model; the configured context strategy taps here. */
+    /** Keyed by strategy name; only the strategy `context.strategy` selects shapes the view, each tap returning the new one. */
+    contextStrategy: new HookMap<AsyncSeriesWaterfallHook<[ContextView, ContextReason]>>(
+      () => new AsyncSeriesWaterfallHook<[ContextView, ContextReason]>(['view', 'reason']),
+    ),
+    /** Decorates the view after the strategy (a plan reminder at its end); each tap returns the new view. */
     context: new AsyncSeriesWaterfallHook<[ContextView, ContextReason]>(['view', 'reason']),
 
     // persistence

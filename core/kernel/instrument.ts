@@ -1,4 +1,4 @@
-import { PluginError, isAssistantError } from './errors.js';
+import { PluginError, isAssistantError, isKernelErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 
 /** The hook surface instrumentation needs (every tapable hook has it). */
@@ -24,7 +24,8 @@ export interface TapTracker {
 }
 
 function wrapError(error: unknown, owner: string, hook: string): unknown {
-  if (isAssistantError(error) && error.plugin) return error;
+  // A plugin's own code is already a deliberate, documented failure: it keeps its code and exit status.
+  if (isAssistantError(error) && (error.plugin || !isKernelErrorCode(error.code))) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new PluginError('ASSISTANT_PLUGIN_HOOK_FAILED', `plugin "${owner}" failed in hook "${hook}": ${message}`, {
     plugin: owner,

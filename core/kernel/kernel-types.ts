@@ -11,6 +11,7 @@ import type { ContextLedger } from '../context/ledger.js';
 import type { SessionStore } from '../types/session.js';
 import type { MetricsRegistry } from './metrics.js';
 import type { ControlFiles } from './control-files.js';
+import type { ErrorCodeRegistry, ErrorCodeSpec, ErrorCodeTable } from './error-codes.js';
 
 /** A plugin as it is loaded: what it is, where it came from, and what it tapped. */
 export interface LoadedPlugin {
@@ -52,6 +53,8 @@ export interface Kernel {
   readonly budget: ContextLedger;
   /** Loaded plugins, in apply order. */
   readonly plugins: readonly LoadedPlugin[];
+  /** Every error code this kernel knows (its own and each loaded plugin's `errors`), with its exit status and owner. */
+  readonly errorCodes: ErrorCodeRegistry;
   /** The open session, once the CLI (or an embedder) has opened one. */
   session: SessionState | undefined;
   /** Counters and histograms of this run (plugins record; `/stats` and exporters read). */
@@ -96,6 +99,8 @@ export interface Plugin<Options = Record<string, unknown>> {
   configKey?: string;
   /** JSON Schema of the options; validated with ajv before `apply`. */
   optionsSchema?: JsonSchema;
+  /** The plugin's own error codes (`defineErrorCodes`), registered before any plugin is applied; a code another plugin or the kernel owns is refused. */
+  errors?: ErrorCodeTable | Record<string, ErrorCodeSpec>;
   /** Taps hooks and registers tools and commands; runs once, synchronously, when the kernel is created. */
   apply(kernel: Kernel, options: Options, context: PluginContext): void;
 }

@@ -1,14 +1,15 @@
 import { createHooks, type Hooks } from './hooks.js';
 import { instrumentHook, type TapTracker } from './instrument.js';
 import { createLogger, type LogLevel, type Logger } from './logger.js';
-import { checkCompatibility, collectPlugins, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
+import { checkCompatibility, collectPlugins, isBuiltInSource, resolveOptions, type PreparedPlugin } from './plugin-loader.js';
 import { AssistantError, ConfigError, PluginError, ProviderError, formatError, isAssistantError } from './errors.js';
-import { checkContextStrategy } from '../context/strategy.js';
+import { checkContextStrategy, offeredContextStrategies } from '../context/strategy.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { createToolRuntime, type ToolRuntimeOptions } from '../tools/runtime.js';
 import { createCommandRegistry } from './commands.js';
 import { createMetricsRegistry } from './metrics.js';
 import { createControlFiles } from './control-files.js';
+import { createErrorCodeRegistry } from './error-codes.js';
 import { bridgeStore, selectStore, selectedStoreName } from '../agent/session-store.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './close-matches.js';
@@ -92,6 +93,15 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
           return created;
         },
       });
+    } else if (name === 'contextStrategy') {
+      const strategyNames = offeredContextStrategies(rawHooks.contextStrategy);
+      rawHooks.contextStrategy.intercept({
+        factory: (key, created) => {
+          strategyNames.add(String(key));
+          instrumentHook(created, `contextStrategy.${String(key)}`, tracker, trace);
+          return created;
+        },
+      });
     } else if (name === 'sessionStore') {
       rawHooks.sessionStore.intercept({
         factory: (key, created) => {
@@ -109,6 +119,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { prepared, listedNames, unknownDisabled } = await collectPlugins(config.plugins, config.disabled, config.projectRoot);
   prepared.push(...(options.extraPlugins ?? []));
   checkCompatibility(prepared, KERNEL_API_VERSION);
+  // Codes are known before any `apply` runs, so an error thrown while applying already maps to its status.
+  const errorCodes = createErrorCodeRegistry();
+  for (const { plugin, source } of prepared) if (plugin.errors !== undefined) errorCodes.register(plugin.name, plugin.errors, isBuiltInSource(source));
   // Every config problem is reported at once: one stage's mistakes must not hide the next one's.
   const problems: AssistantError[] = [...unknownKeyProblems(config, prepared), ...unknownDisabled.map((name) => disabledProblem(config, name, listedNames))];
   const sourceOf = (pointer: string) => sourceFor(config, pointer);
@@ -147,6 +160,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     commands: createCommandRegistry(() => tracker.active),
     budget: createContextLedger(() => config.values.pricing as PriceTable | undefined),
     plugins: [],
+    errorCodes,
     logger,
     session: undefined,
     metrics: createMetricsRegistry(),
@@ -214,7 +228,6 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     }
   }
   if (selectedStoreName(config)) bridgeStore(rawHooks, () => kernel.store(), () => storeOwner(rawHooks, config));
-  hooks.afterPlugins.call(kernel);
   if (options.checkSelections) problems.push(...selectionProblems(kernel));
   if (problems.length) throw combineProblems(problems);
   return kernel;

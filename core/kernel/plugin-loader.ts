@@ -9,8 +9,13 @@ import { isPathSpec, resolveModule } from './resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../util/json-validate.js';
 import { shareRunningAssistant } from './self-reference.js';
 
-/** The compiled package's folder: plugins inside it are built-ins. */
-const OWN_FILES = fileURLToPath(new URL('../', import.meta.url));
+/** The compiled package's folder (this file is in core/kernel/): plugins inside it are built-ins. */
+const OWN_FILES = fileURLToPath(new URL('../../', import.meta.url));
+
+/** True for a plugin loaded from this package's own files (a built-in). */
+export function isBuiltInSource(file: string): boolean {
+  return file.startsWith(OWN_FILES);
+}
 
 /** A plugin ready to apply: its module, validated options, and where it came from. */
 export interface PreparedPlugin {
@@ -44,7 +49,7 @@ export async function importPlugin(
     });
   }
   // A plugin from outside this package that imports the public API gets this running copy.
-  if (!file.startsWith(OWN_FILES)) shareRunningAssistant();
+  if (!isBuiltInSource(file)) shareRunningAssistant();
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

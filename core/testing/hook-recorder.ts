@@ -1,8 +1,8 @@
 import type { HookName, Hooks } from '../kernel/hooks.js';
 import type { OriginEvent } from '../types/events.js';
 
-/** The hooks a recorder sees: every hook but the keyed maps (`provider`, `sessionStore`). */
-export type RecordedHookName = Exclude<HookName, 'provider' | 'sessionStore'>;
+/** The hooks a recorder sees: every hook but the keyed maps (`provider`, `sessionStore`, `contextStrategy`). */
+export type RecordedHookName = Exclude<HookName, 'provider' | 'sessionStore' | 'contextStrategy'>;
 
 /** The arguments hook `K` is called with. */
 export type HookArgs<K extends RecordedHookName> = Hooks[K] extends { promise(...args: infer A): Promise<unknown> } ? A : never;
@@ -55,7 +55,7 @@ export function recordHooks(hooks: Hooks): HookRecorder {
   const all: HookCall[] = [];
   const events: OriginEvent[] = [];
   for (const name of Object.keys(hooks) as HookName[]) {
-    if (name === 'provider' || name === 'sessionStore') continue;
+    if (name === 'provider' || name === 'sessionStore' || name === 'contextStrategy') continue;
     const hook = hooks[name] as unknown as Record<string, unknown>;
     for (const method of ['call', 'callAsync', 'promise'] as const) {
       if (typeof hook[method] !== 'function') continue; // async hooks have no sync `call`

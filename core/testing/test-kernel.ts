@@ -87,7 +87,7 @@ export interface TestKernel {
   readonly kernel: Kernel;
   /** The temp project's root (symlinks resolved). */
   readonly projectRoot: string;
-  /** Every hook call since the plugins were applied (`afterPlugins` included), recorded by a plugin named `testing-hook-recorder` applied last. */
+  /** Every hook call since the plugins were applied, recorded by a plugin named `testing-hook-recorder` applied last. */
   readonly hooks: HookRecorder;
   /** The fake LLM server, when `model` was given. */
   readonly fake: FakeLlm | undefined;

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, schemaProblems } from '../../core/index.js';
 import { AGENT_NAME, agentTypeSchema, type AgentType, type AgentTypeFields } from './agent-type.js';
+import { AGENTS_ERRORS } from './errors.js';
 
 /** The agent types of one directory, and what was wrong with the files that were skipped. */
 export interface AgentDirectory {
@@ -16,7 +17,7 @@ const FIELDS = new Set<string>(['name', 'description', 'tools', 'model', 'permis
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 const invalid = (file: string, what: string) =>
-  new ConfigError('ASSISTANT_AGENT_DEFINITION_INVALID', `agent file ${file}: ${what}; the file was skipped`, { file });
+  new ConfigError(AGENTS_ERRORS.ASSISTANT_AGENT_DEFINITION_INVALID, `agent file ${file}: ${what}; the file was skipped`, { file });
 
 /**
  * Reads one agent file: YAML front matter (`name`, `description`, `tools`, `model`, `permissionMode`,
@@ -61,7 +62,7 @@ export async function readAgentDirectory(dir: string): Promise<AgentDirectory> {
     names = (await readdir(dir, { withFileTypes: true })).filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase().endsWith('.md')).map((e) => e.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return found;
-    found.problems.push(new ConfigError('ASSISTANT_AGENT_DEFINITION_INVALID', `cannot read the agent directory ${dir}: ${(error as Error).message}`, { file: dir }));
+    found.problems.push(new ConfigError(AGENTS_ERRORS.ASSISTANT_AGENT_DEFINITION_INVALID, `cannot read the agent directory ${dir}: ${(error as Error).message}`, { file: dir }));
     return found;
   }
   for (const name of names.sort()) {

@@ -4,6 +4,7 @@ import { optionsSchema, type AgentsOptions } from './agent-type.js';
 import { loadCatalog, projectAgentDir } from './catalog.js';
 import { taskTool } from './task-tool.js';
 import { TASK_TOOL } from './tool-patterns.js';
+import { AGENTS_ERRORS } from './errors.js';
 
 /**
  * Sub-agents: the Task tool starts a fresh agent of a chosen type (config `agents`, agent files
@@ -12,6 +13,7 @@ import { TASK_TOOL } from './tool-patterns.js';
  */
 export default definePlugin<AgentsOptions>({
   name: 'agents',
+  errors: AGENTS_ERRORS,
   version: '1.0.0',
   configKey: 'agents',
   optionsSchema,

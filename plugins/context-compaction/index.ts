@@ -19,6 +19,7 @@ import {
 } from '../../core/kits/context/index.js';
 import { pruneToolOutputs, type PruneOptions } from './prune.js';
 import { preservedUserTexts, requestSummary, summaryInstruction, summaryMessage } from './summarize.js';
+import { COMPACTION_ERRORS } from './errors.js';
 
 interface Options {
   /** Share of the window at which compaction starts. */
@@ -58,6 +59,7 @@ function preview(message: Message | undefined): string {
  */
 export default definePlugin<Options>({
   name: 'context-compaction',
+  errors: COMPACTION_ERRORS,
   version: '1.0.0',
   configKey: 'context.compaction',
   optionsSchema: {
@@ -172,7 +174,7 @@ export default definePlugin<Options>({
           upTo = keep;
           while (upTo > 0 && !fitsSummary(view, [...current.slice(0, upTo), alone])) upTo = previousTurnBoundary(current, upTo - 1);
           if (upTo === 0)
-            throw new ContextError('ASSISTANT_CONTEXT_COMPACTION_FAILED', 'even the oldest turn is too large for a summary request within the window', {
+            throw new ContextError(COMPACTION_ERRORS.ASSISTANT_CONTEXT_COMPACTION_FAILED, 'even the oldest turn is too large for a summary request within the window', {
               plugin: 'context-compaction',
             });
           request = { messages: [...current.slice(0, upTo), alone], cache: { system: true, messages: [] } };
@@ -220,7 +222,7 @@ export default definePlugin<Options>({
           contextNotice(kernel, reason, 'warn', `the summary request failed (${why}); cut old tool outputs instead`);
           return commit(view, reason, before, pruned.messages, pruneDetails);
         }
-        throw new ContextError('ASSISTANT_CONTEXT_COMPACTION_FAILED', `compacting the context failed: ${why}; the history is unchanged`, {
+        throw new ContextError(COMPACTION_ERRORS.ASSISTANT_CONTEXT_COMPACTION_FAILED, `compacting the context failed: ${why}; the history is unchanged`, {
           plugin: 'context-compaction',
           cause: error,
         });

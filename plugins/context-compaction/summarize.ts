@@ -10,6 +10,7 @@ import {
   type TodoItem,
   type UserMessage,
 } from '../../core/index.js';
+import { COMPACTION_ERRORS } from './errors.js';
 
 /** Marks each user message carried word for word inside a summary message. */
 const PRESERVED_PREFIX = '[An earlier message from the user, kept word for word]\n';
@@ -90,7 +91,7 @@ export async function requestSummary(kernel: Kernel, call: SummaryCall): Promise
   await kernel.session?.record({ type: 'usage', usage: response.usage, model: request.model });
   const text = messageText(response.message).trim();
   if (!text)
-    throw new ContextError('ASSISTANT_CONTEXT_COMPACTION_FAILED', `the summary request returned no text (stop reason ${response.stopReason})`, {
+    throw new ContextError(COMPACTION_ERRORS.ASSISTANT_CONTEXT_COMPACTION_FAILED, `the summary request returned no text (stop reason ${response.stopReason})`, {
       plugin: 'context-compaction',
     });
   return text;

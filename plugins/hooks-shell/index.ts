@@ -1,6 +1,7 @@
 import { AssistantError, Stage, definePlugin, type TextPart, type ToolResultPart, type TurnContext } from '../../core/index.js';
 import { contextText, labelOf, runEvent, type DispatchDeps, type EventOutcome, type HookInput } from './dispatch.js';
 import { compileHooks, optionsSchema, type HookEvent, type HooksOptions } from './options.js';
+import { HOOKS_SHELL_ERRORS } from './errors.js';
 
 const NAME = 'hooks-shell';
 
@@ -19,7 +20,7 @@ function notes(outcome: EventOutcome): TextPart[] {
 
 function blocked(what: string, outcome: EventOutcome, hook: string): AssistantError {
   const { command, reason } = outcome.block!;
-  return new AssistantError('ASSISTANT_HOOK_BLOCKED', `${what} by the ${labelOf(command)}: ${reason}`, { plugin: NAME, hook });
+  return new AssistantError(HOOKS_SHELL_ERRORS.ASSISTANT_HOOK_BLOCKED, `${what} by the ${labelOf(command)}: ${reason}`, { plugin: NAME, hook });
 }
 
 /**
@@ -30,6 +31,7 @@ function blocked(what: string, outcome: EventOutcome, hook: string): AssistantEr
  */
 export default definePlugin<HooksOptions>({
   name: NAME,
+  errors: HOOKS_SHELL_ERRORS,
   version: '1.0.0',
   configKey: 'hooks',
   optionsSchema,

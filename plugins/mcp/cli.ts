@@ -6,6 +6,7 @@ import { serverNameProblem } from './names.js';
 import { serverSchema, type ServerConfig } from './schema.js';
 import { formatRows, serverRow } from './status.js';
 import { join } from 'node:path';
+import { MCP_ERRORS } from './errors.js';
 
 /** What the `mcp` subcommands need. */
 export interface CliDeps {
@@ -65,7 +66,7 @@ export function entryFromFlags(target: string[], options: { transport?: string; 
 
 async function add(deps: CliDeps, name: string, target: string[], options: Record<string, unknown>): Promise<number> {
   const badName = serverNameProblem(name);
-  if (badName) throw new AssistantError('ASSISTANT_MCP_SERVER_NAME_INVALID', badName);
+  if (badName) throw new AssistantError(MCP_ERRORS.ASSISTANT_MCP_SERVER_NAME_INVALID, badName);
   const entry = entryFromFlags(target, options as { transport?: string; env?: string[]; header?: string[] });
   const validate = compileSchema(serverSchema);
   if (!validate(structuredClone(entry)))
@@ -74,7 +75,7 @@ async function add(deps: CliDeps, name: string, target: string[], options: Recor
   const file = projectConfigFile(kernel.resolvedConfig.projectFile, kernel.projectRoot);
   await editServers(file, (servers) => {
     if (servers && name in servers)
-      throw new AssistantError('ASSISTANT_MCP_SERVER_EXISTS', `${file} already has an MCP server "${name}"; remove it first (assistant mcp remove ${name})`);
+      throw new AssistantError(MCP_ERRORS.ASSISTANT_MCP_SERVER_EXISTS, `${file} already has an MCP server "${name}"; remove it first (assistant mcp remove ${name})`);
     return { ...servers, [name]: entry };
   });
   process.stdout.write(`added MCP server "${name}" to ${file}\n`);
@@ -102,7 +103,7 @@ async function remove(deps: CliDeps, name: string): Promise<number> {
   }
   const elsewhere = deps.servers().servers.find((s) => s.name === name);
   throw new AssistantError(
-    'ASSISTANT_MCP_SERVER_UNKNOWN',
+    MCP_ERRORS.ASSISTANT_MCP_SERVER_UNKNOWN,
     elsewhere
       ? `the MCP server "${name}" is not in the project's config but in ${elsewhere.file}; edit that file to remove it`
       : `there is no MCP server "${name}"${deps.servers().servers.length ? ` (configured: ${deps.servers().servers.map((s) => s.name).join(', ')})` : ''}`,

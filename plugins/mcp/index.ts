@@ -5,6 +5,7 @@ import { McpManager } from './manager.js';
 import { attachResources } from './mentions.js';
 import { serversSchema, type ServerConfig } from './schema.js';
 import { formatRows, serverRow } from './status.js';
+import { MCP_ERRORS } from './errors.js';
 
 const VERSION = '1.0.0';
 
@@ -20,6 +21,7 @@ const textOf = (message: UserMessage) => message.content.map((p) => (p.type === 
 export default definePlugin<Record<string, ServerConfig>>({
   name: 'mcp',
   version: VERSION,
+  errors: MCP_ERRORS,
   configKey: 'mcpServers',
   optionsSchema: serversSchema,
   apply(kernel, options, { logger }) {

@@ -2,6 +2,7 @@ import { definePlugin, AssistantError, SessionError, type Kernel } from '../../c
 import { installRecorder } from './recorder.js';
 import { fromJson } from './recording.js';
 import { replaySession, type ReplayReport } from './replayer.js';
+import { REPLAY_ERRORS } from './errors.js';
 
 async function sessionIdFor(kernel: Kernel, prefix: string): Promise<string> {
   const matches = await kernel.store().resolve(prefix, kernel.projectRoot);
@@ -26,6 +27,7 @@ function reportText(r: ReplayReport): string {
  */
 export default definePlugin({
   name: 'replay',
+  errors: REPLAY_ERRORS,
   version: '1.0.0',
   apply(kernel) {
     if (kernel.config.persistence?.record === true) installRecorder(kernel);
@@ -46,7 +48,7 @@ export default definePlugin({
           const id = await sessionIdFor(kernel, prefix!);
           const entries = fromJson(await kernel.store().readRecords(id, 'recording'));
           if (!entries.some((e) => e.kind === 'request'))
-            throw new SessionError('ASSISTANT_REPLAY_NO_RECORDING', `session ${id.slice(0, 8)} was not recorded; run with --record (or set persistence.record: true) to record sessions for replay`);
+            throw new SessionError(REPLAY_ERRORS.ASSISTANT_REPLAY_NO_RECORDING, `session ${id.slice(0, 8)} was not recorded; run with --record (or set persistence.record: true) to record sessions for replay`);
           const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
           const report = await replaySession(kernel, id, entries, {
             tools,

@@ -12,6 +12,7 @@ import {
 import { memoryConversation, runAgentLoop } from '../../core/kits/agent/index.js';
 import { compareDigests, digestOf, hashOf, messageHash } from './digest.js';
 import type { RecordingEntry } from './recording.js';
+import { REPLAY_ERRORS } from './errors.js';
 
 /** How a replay runs. */
 export interface ReplayOptions {
@@ -94,7 +95,7 @@ export async function replaySession(kernel: Kernel, sessionId: string, entries: 
       const recorded = requests[index];
       if (recorded) for (const detail of compareDigests(recorded.digest, digestOf(request), byHash, request.messages, ignore)) diverge(`model call ${index + 1}`, detail);
       const answer = answers[index];
-      if (!answer) throw new ProviderError('ASSISTANT_REPLAY_EXHAUSTED', `model call ${index + 1} has no recorded answer (the recording has ${answers.length})`);
+      if (!answer) throw new ProviderError(REPLAY_ERRORS.ASSISTANT_REPLAY_EXHAUSTED, `model call ${index + 1} has no recorded answer (the recording has ${answers.length})`);
       if (answer.kind === 'error') throw new ProviderError('ASSISTANT_PROVIDER_PROTOCOL', `(recorded failure) ${answer.message}`);
       yield* streamOf(answer.message, answer);
     },

@@ -6,6 +6,7 @@ import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkLine, networkPermission } from './network.js';
 import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
+import { BASH_ERRORS } from './errors.js';
 
 /** Options of the tool-bash plugin. */
 export interface ToolBashOptions {
@@ -32,6 +33,7 @@ const RUNTIME_MARGIN_MS = 5_000;
 
 export default definePlugin<ToolBashOptions>({
   name: 'tool-bash',
+  errors: BASH_ERRORS,
   version: '1.0.0',
   optionsSchema: {
     type: 'object',

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { ToolError, type SandboxConfig } from '../../core/index.js';
 import { controlDenials, controlMounts, type ControlEntry } from './control-mounts.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
+import { BASH_ERRORS } from './errors.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -77,7 +78,7 @@ function probeSeatbelt(): SandboxProbe {
 /** The refusal when `sandbox: required` cannot be met. */
 export function sandboxUnavailable(probe: SandboxProbe): ToolError {
   const fix = process.platform === 'darwin' ? 'set sandbox: auto' : 'Install bubblewrap or set sandbox: auto';
-  return new ToolError('ASSISTANT_SANDBOX_UNAVAILABLE', `sandbox is "required" but ${probe.reason}; the command was not run. ${fix}`, { plugin: 'tool-bash' });
+  return new ToolError(BASH_ERRORS.ASSISTANT_SANDBOX_UNAVAILABLE, `sandbox is "required" but ${probe.reason}; the command was not run. ${fix}`, { plugin: 'tool-bash' });
 }
 
 const real = (path: string) => {

@@ -3,6 +3,7 @@ import { definePlugin, errorResult, resolveToolPath, displayPath, DEFAULT_SECRET
 import { fsTools } from './definitions.js';
 import { DEFAULT_MAX_WRITE_BYTES, tooLarge, tooLargeEdits } from './limits.js';
 import { ReadState } from './read-state.js';
+import { TOOLS_FS_ERRORS } from './errors.js';
 
 /** Options of the tools-fs plugin. */
 export interface ToolsFsOptions {
@@ -38,6 +39,7 @@ function secretOptions(config: Record<string, unknown>): { extra: string[]; allo
 
 export default definePlugin<ToolsFsOptions>({
   name: 'tools-fs',
+  errors: TOOLS_FS_ERRORS,
   version: '1.0.0',
   optionsSchema: {
     type: 'object',

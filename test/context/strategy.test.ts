@@ -10,16 +10,27 @@ const thirdParty = readFileSync(new URL('./support/single-breakpoint.mjs.txt', i
   .replaceAll('__CORE__', core)
   .replaceAll('__CONTEXT_KIT__', contextKit);
 const provider = { name: 'scripted', model: 'claude-sonnet-4-5', maxTokens: 2000 };
-// Other plugins (the todo reminder) tap `context` too; only strategy taps are counted here.
-const contextTaps = (s: Awaited<ReturnType<typeof contextSession>>) =>
-  s.kernel.hooks.context.taps.map((t) => t.name).filter((name) => name.startsWith('context-strategy:'));
+type Session = Awaited<ReturnType<typeof contextSession>>;
+const BUILT_INS = ['compaction', 'rolling', 'static', 'single-breakpoint'];
+/** Records which offered strategies shape a request (a last tap on each name's waterfall). */
+const watchStrategies = (s: Session) => {
+  const ran: string[] = [];
+  for (const name of BUILT_INS.filter((n) => s.kernel.hooks.contextStrategy.get(n)?.isUsed()))
+    s.kernel.hooks.contextStrategy.for(name).tapPromise({ name: 'watch', stage: 1000 }, async (view) => (ran.push(name), view));
+  return ran;
+};
 
 describe('choosing a context strategy', () => {
-  it('applies only the strategy the config selects; the default is compaction', async () => {
+  it('offers every loaded strategy by name and runs only the one the config selects; the default is compaction', async () => {
     const s = await contextSession({ rc: { provider }, reply: agentScript() });
-    expect(contextTaps(s)).toEqual(['context-strategy:compaction']);
+    expect(BUILT_INS.filter((n) => s.kernel.hooks.contextStrategy.get(n)?.isUsed())).toEqual(['compaction', 'rolling', 'static']);
+    const ranByDefault = watchStrategies(s);
+    await runPrompts(s.runner, 1);
+    expect(new Set(ranByDefault)).toEqual(new Set(['compaction']));
     const r = await contextSession({ rc: { provider, context: { strategy: 'rolling' } }, reply: agentScript() });
-    expect(contextTaps(r)).toEqual(['context-strategy:rolling']);
+    const ranRolling = watchStrategies(r);
+    await runPrompts(r.runner, 1);
+    expect(new Set(ranRolling)).toEqual(new Set(['rolling']));
   });
 
   it('lets a third-party strategy plugin replace the default', async () => {
@@ -28,8 +39,9 @@ describe('choosing a context strategy', () => {
       files: { 'single-breakpoint.mjs': thirdParty },
       reply: agentScript({ turnsPerPrompt: 2 }),
     });
-    expect(contextTaps(s)).toEqual(['context-strategy:single-breakpoint']);
+    const ran = watchStrategies(s);
     await runPrompts(s.runner, 2);
+    expect(new Set(ran)).toEqual(new Set(['single-breakpoint']));
     for (const r of turnRequests(s.scripted.requests)) {
       expect(r.request.system.at(-1)).toEqual({ id: 'single-breakpoint', text: 'Context strategy: single-breakpoint.' });
       expect(r.request.cache).toEqual({ system: true, messages: [r.request.messages.length - 1] });

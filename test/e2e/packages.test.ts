@@ -166,7 +166,7 @@ describe('the packed package', () => {
     const rows = JSON.parse(result.stdout) as Array<{ name: string; version: string; source: string; hooks: string[] }>;
     const byName = new Map(rows.map((row) => [row.name, row]));
     expect(byName.get('http')).toMatchObject({ version: '0.1.0', source: join(project, 'node_modules/assistant-plugin-http/dist/index.js'), hooks: ['permission'] });
-    expect(byName.get('recent-tool-results')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-recent-tool-results/dist/index.js'), hooks: ['context'] });
+    expect(byName.get('recent-tool-results')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-recent-tool-results/dist/index.js'), hooks: ['contextStrategy.recent-tool-results'] });
     expect(byName.get('migration-guard')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-migration-guard/dist/index.js'), hooks: ['userPrompt', 'permission'] });
     expect(byName.get('word-count')).toMatchObject({ source: join(project, 'node_modules/assistant-plugin-word-count/dist/index.js'), tools: ['WordCount'] });
   });

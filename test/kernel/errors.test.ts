@@ -1,26 +1,57 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, AssistantError, ConfigError, formatError } from '../../dist/core/index.js';
+import type { RegisteredErrorCode } from '../../dist/core/index.js';
+import { loadConfig } from '../../dist/config/load.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
+import { DEFAULT_PLUGINS } from '../../dist/config/defaults.js';
+import { isolatedEnv, makeProject } from '../support/project.js';
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
-describe('error codes', () => {
-  const codes = Object.keys(ERROR_CODES);
+/** Every code a kernel with every built-in plugin registers: the kernel's own and each plugin's. */
+async function registeredCodes(): Promise<RegisteredErrorCode[]> {
+  const kernel = await createKernel({ config: await loadConfig({ cwd: makeProject(), env: isolatedEnv() }), headless: true });
+  expect(kernel.plugins.map((p) => p.name).sort()).toEqual([...DEFAULT_PLUGINS].sort());
+  return kernel.errorCodes.list();
+}
 
-  it('are well-formed and unique', () => {
+/** The documented rows, each with the heading it sits under (`kernel` or the plugin's name). */
+function documentedRows(): Array<{ code: string; exit: number; owner: string }> {
+  const rows: Array<{ code: string; exit: number; owner: string }> = [];
+  let owner = '';
+  for (const line of docs.split('\n')) {
+    const heading = /^#{2,3} (?:The kernel's codes|`([a-z0-9-]+)`)$/.exec(line);
+    if (heading) owner = heading[1] ?? 'kernel';
+    const row = /^\| `([A-Z0-9_]+)` \| (\d+) \|/.exec(line);
+    if (row) rows.push({ code: row[1]!, exit: Number(row[2]), owner });
+  }
+  return rows;
+}
+
+describe('error codes', () => {
+  it("are the kernel's own, well-formed and unique", () => {
+    const codes = Object.keys(ERROR_CODES);
     for (const code of codes) expect(code).toMatch(/^ASSISTANT_[A-Z0-9_]+$/);
     expect(new Set(codes).size).toBe(codes.length);
+    // Codes the built-in plugins own live with them, not in the kernel's table.
+    expect(codes.filter((c) => /^ASSISTANT_(MCP|AGENT|REPLAY|SANDBOX)_/.test(c))).toEqual([]);
   });
 
-  it('are each documented in docs/errors.md with their exit status, and nothing else is', () => {
-    const documented = [...docs.matchAll(/^\| `(ASSISTANT_[A-Z0-9_]+)` \| (\d+) \|/gm)].map((m) => [m[1], Number(m[2])]);
-    expect(documented.map(([c]) => c).sort()).toEqual([...codes].sort());
-    for (const [code, exit] of documented) expect(exit).toBe(ERROR_CODES[code as keyof typeof ERROR_CODES].exit);
+  it('registered by the kernel and every built-in are each documented in docs/errors.md, under their owner, with their exit status, and nothing else is', async () => {
+    const registered = await registeredCodes();
+    expect(registered.filter((c) => c.owner !== 'kernel').length).toBeGreaterThanOrEqual(20);
+    const documented = documentedRows();
+    expect(documented.map((d) => d.code).sort()).toEqual(registered.map((c) => c.code).sort());
+    for (const row of documented) {
+      const code = registered.find((c) => c.code === row.code)!;
+      expect({ code: row.code, exit: row.exit, owner: row.owner }).toEqual({ code: code.code, exit: code.exit, owner: code.owner });
+    }
   });
 
-  it('map to exit statuses the README documents', () => {
-    const exits = new Set(Object.values(ERROR_CODES).map((e) => e.exit));
+  it('map to exit statuses the README documents', async () => {
+    const exits = new Set((await registeredCodes()).map((e) => e.exit));
     for (const exit of exits) expect(readme).toMatch(new RegExp(`^\\| ${exit} \\|`, 'm'));
   });
 

@@ -54,7 +54,11 @@ describe('docs/plugins.md', () => {
           lib: ['ES2023'],
           types: ['node'],
           skipLibCheck: true,
-          paths: { '@assistant-cli/assistant': [join(ROOT, 'dist/core/index.d.ts')], '@assistant-cli/assistant/testing': [join(ROOT, 'dist/config/test-kit.d.ts')] },
+          paths: {
+            '@assistant-cli/assistant': [join(ROOT, 'dist/core/index.d.ts')],
+            '@assistant-cli/assistant/testing': [join(ROOT, 'dist/config/test-kit.d.ts')],
+            '@assistant-cli/assistant/kits/*': [join(ROOT, 'dist/core/kits/*/index.d.ts')],
+          },
         },
         files: [...samples.map((_, i) => fileOf(i)), 'control.ts'],
       }),

@@ -68,7 +68,7 @@ const MAIN_VALUES = [
   'AssistantError', 'ConfigError', 'ContextError', 'DEFAULT_SECRET_ALLOW', 'GENERIC_ALLOW_HINT', 'allowHint', 'declaredPaths', 'ERROR_CODES', 'KERNEL_API_VERSION', 'LOCK_EVERYTHING',
   'MCP_SERVER_NAME', 'PACKAGE_NAME', 'PROJECT_CONFIG_FILES', 'PermissionError', 'PluginError', 'ProviderError', 'SessionError', 'Stage',
   'TOOL_NAME', 'ToolError', 'addUsage', 'compileSchema', 'createControlFiles', 'createKernel', 'createSecretMatcher', 'currentOwner',
-  'decidePermission', 'definePlugin', 'describeSchemaErrors', 'displayPath', 'emptyUsage', 'errorResult', 'escapeDeceptive', 'formatError',
+  'decidePermission', 'defineErrorCodes', 'definePlugin', 'describeSchemaErrors', 'displayPath', 'emptyUsage', 'errorResult', 'escapeDeceptive', 'formatError',
   'hasDeceptiveChars', 'isAssistantError', 'isInside', 'locksConflict', 'messageText', 'parseMcpToolName', 'permissionRequestFor',
   'projectDataDir', 'projectHash', 'realPath', 'resolveApprovals', 'resolveToolPath', 'resourcesOverlap', 'schemaProblems', 'secretContent',
   'sourceFor', 'stableJson', 'textResult', 'userDirs',

@@ -48,8 +48,11 @@ async function boot(name: string, flags: AssistantConfig = {}, files: Record<str
   return { kernel, dir, env };
 }
 
-/** The context strategies tapped: only the selected one may be. */
-const strategies = (kernel: Kernel) => kernel.hooks.context.taps.filter((t) => t.name.startsWith('context-strategy:')).map((t) => t.name);
+/** The context strategy requests run: the one the config selects, when a loaded plugin offers it. */
+const strategy = (kernel: Kernel) => {
+  const name = kernel.config.context?.strategy;
+  return name && kernel.hooks.contextStrategy.get(name)?.isUsed() ? name : undefined;
+};
 const plugins = (kernel: Kernel) => kernel.plugins.map((p) => p.name);
 
 /** How the permission engine judges a call, as the tool pipeline would. */
@@ -77,7 +80,7 @@ describe('docs/recipes.md', () => {
     const { kernel } = await boot('solo-anthropic', { provider: { baseURL: llm.server.anthropicBaseURL } });
     expect(kernel.provider().name).toBe('anthropic');
     expect(kernel.config.provider?.model).toBe('claude-sonnet-4-6');
-    expect(strategies(kernel)).toEqual(['context-strategy:compaction']);
+    expect(strategy(kernel)).toBe('compaction');
     expect(kernel.store().name).toBe('jsonl');
     expect(kernel.config.permissions?.mode).toBe('acceptEdits');
     expect(kernel.plugins.find((p) => p.name === 'hooks-shell')?.hooks).toEqual(['afterToolCall']);
@@ -110,7 +113,7 @@ describe('docs/recipes.md', () => {
     it('keeps sessions in Redis under its prefix, rolls the context, and enforces the strict policy', async () => {
       const { kernel } = await boot('team-redis', { provider: { baseURL: llm.server.anthropicBaseURL }, persistence: { redis: { url: server.url } } });
       expect(kernel.provider().name).toBe('anthropic');
-      expect(strategies(kernel)).toEqual(['context-strategy:rolling']);
+      expect(strategy(kernel)).toBe('rolling');
       expect(kernel.store().name).toBe('redis');
       expect(kernel.config.permissions?.mode).toBe('default');
       expect(kernel.config.sandbox).toEqual({ mode: 'required', network: false });
@@ -140,7 +143,7 @@ describe('docs/recipes.md', () => {
     expect(plugins(kernel)).not.toContain('provider-anthropic');
     expect(plugins(kernel)).not.toContain('telemetry-otlp');
     expect(kernel.config.permissions?.mode).toBe('plan');
-    expect(strategies(kernel)).toEqual(['context-strategy:compaction']);
+    expect(strategy(kernel)).toBe('compaction');
     expect(kernel.store().name).toBe('jsonl');
     expect(kernel.budget.price('openai', 'qwen2.5-coder:14b')).toMatchObject({ input: 0, output: 0 });
 
@@ -169,7 +172,7 @@ describe('docs/recipes.md', () => {
     const { kernel, dir, env } = await boot('ci-headless', { provider: { baseURL: llm.server.anthropicBaseURL } });
     expect(plugins(kernel)).not.toContain('ui-terminal');
     expect(kernel.provider().name).toBe('anthropic');
-    expect(strategies(kernel)).toEqual(['context-strategy:compaction']);
+    expect(strategy(kernel)).toBe('compaction');
     expect(kernel.store().name).toBe('jsonl');
     expect(kernel.config.limits).toMatchObject({ maxTurns: 40, maxCostUsd: 3, maxToolFailures: 5 });
 

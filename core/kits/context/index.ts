@@ -12,7 +12,7 @@ export {
 } from '../../context/estimate.js';
 export { createCacheBreakpointPlanner, commonPrefixLength, type CacheBreakpointPlanner } from './cache-breakpoints.js';
 export { isTurnBoundary, nextTurnBoundary, previousTurnBoundary, recentTurnsStart } from './turns.js';
-export { tapContextStrategy, contextStrategyTapName, selectedContextStrategy, checkContextStrategy, contextNotice } from '../../context/strategy.js';
+export { tapContextStrategy, selectedContextStrategy, checkContextStrategy, applyContextStrategy, contextNotice, type ContextStrategy } from '../../context/strategy.js';
 export { createContextLedger, inputTokens, type ContextLedger, type MeasureInput, type SentRequest, type RequestRecord, type LedgerTotals } from '../../context/ledger.js';
 export { findPrice, costUsd, type ModelPrice, type PriceTable } from '../../context/pricing.js';
 export {

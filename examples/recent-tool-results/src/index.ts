@@ -35,7 +35,7 @@ export default definePlugin<RecentToolResultsOptions>({
   apply(kernel, options) {
     const planner = createCacheBreakpointPlanner();
     const told = new Set<string | undefined>();
-    // Taps only when `context.strategy` is "recent-tool-results": one strategy shapes a request.
+    // Offered by name; the kernel runs it only when `context.strategy` is "recent-tool-results".
     tapContextStrategy(kernel, STRATEGY, async (view, reason) => {
       const { messages, elided } = elideOldResults(view.messages, { keep: options.keep ?? 3, previewChars: options.previewChars ?? 200 });
       if (elided && !told.has(reason.agentId)) {

@@ -58,7 +58,8 @@ describe('recent-tool-results strategy', () => {
     t = await createTestKernel({ plugins: [[recentToolResults, { keep: 0 }]], config: { context: { strategy: 'static' } } });
     const messages = history(3);
     expect((await t.contextView(messages)).messages).toEqual(messages);
-    expect(t.kernel.hooks.context.taps.map((tap) => tap.name)).not.toContain('context-strategy:recent-tool-results');
+    // Offered under its name, but not the strategy that runs.
+    expect(t.kernel.hooks.contextStrategy.get('recent-tool-results')?.isUsed()).toBe(true);
   });
 
   it('shapes what the model receives in the agent loop, while the session keeps every result', async () => {
