@@ -46,7 +46,6 @@ export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/pat
 export { currentOwner } from './util/surface.js';
 export { stableJson } from './util/stable-json.js';
 export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';
-export { createSecretMatcher, secretContent, DEFAULT_SECRET_ALLOW, type SecretOptions } from './tools/secret-files.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { MCP_SERVER_NAME, parseMcpToolName } from './tools/mcp-names.js';
 export { resolveToolPath, realPath, isInside, displayPath, hasDeceptiveChars, escapeDeceptive } from './tools/paths.js';

@@ -1,6 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { createSecretMatcher, DEFAULT_SECRET_ALLOW, isInside, type SecretOptions, type WorkerTask } from '../../core/index.js';
+import { isInside, type WorkerTask } from '../../core/index.js';
+import { createSecretMatcher, DEFAULT_SECRET_ALLOW, type SecretOptions } from '../../core/kits/fs/index.js';
 
 /**
  * The worker's half of the path guard: the permission policy judged a path string; this checks

@@ -1,5 +1,6 @@
 import { closeSync, readSync } from 'node:fs';
-import { displayPath, escapeDeceptive, secretContent } from '../../core/index.js';
+import { displayPath, escapeDeceptive } from '../../core/index.js';
+import { secretContent } from '../../core/kits/fs/index.js';
 import { isRefusal, openChecked, Withheld, type Boundary } from './fs-guard.js';
 import { decodeText } from './file-io.js';
 import type { GrepFile } from './grep-query.js';

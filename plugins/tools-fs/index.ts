@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { definePlugin, errorResult, resolveToolPath, displayPath, DEFAULT_SECRET_ALLOW, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
+import { definePlugin, errorResult, resolveToolPath, displayPath, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
+import { DEFAULT_SECRET_ALLOW } from '../../core/kits/fs/index.js';
 import { fsTools } from './definitions.js';
 import { DEFAULT_MAX_WRITE_BYTES, tooLarge, tooLargeEdits } from './limits.js';
 import { ReadState } from './read-state.js';

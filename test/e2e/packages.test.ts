@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../dist/core/testing/index.js';
-import { PACKAGE_NAME } from '../../dist/core/version.js';
+import { PACKAGE_NAME } from '../../dist/core/kernel/version.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, writeFiles } from '../support/project.js';
 import { copyExample, lockOurTarball, npm, pack, packedProject, ROOT, tsc } from '../support/packed.js';

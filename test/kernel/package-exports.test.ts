@@ -3,7 +3,7 @@
 // and never a file outside the package.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
-import { createKernel } from '../../dist/core/kernel.js';
+import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
 const env = isolatedEnv();

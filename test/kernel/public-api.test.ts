@@ -65,12 +65,12 @@ const ENTRIES = ['core/index', 'config/test-kit', ...KITS.map((kit) => `core/kit
 
 /** The values of the main entry, pinned: adding one is a decision (most helpers belong in a kit). */
 const MAIN_VALUES = [
-  'AssistantError', 'ConfigError', 'ContextError', 'DEFAULT_SECRET_ALLOW', 'GENERIC_ALLOW_HINT', 'allowHint', 'declaredPaths', 'ERROR_CODES', 'KERNEL_API_VERSION', 'LOCK_EVERYTHING',
+  'AssistantError', 'ConfigError', 'ContextError', 'GENERIC_ALLOW_HINT', 'allowHint', 'declaredPaths', 'ERROR_CODES', 'KERNEL_API_VERSION', 'LOCK_EVERYTHING',
   'MCP_SERVER_NAME', 'PACKAGE_NAME', 'PROJECT_CONFIG_FILES', 'PermissionError', 'PluginError', 'ProviderError', 'SessionError', 'Stage',
-  'TOOL_NAME', 'ToolError', 'addUsage', 'compileSchema', 'createControlFiles', 'createKernel', 'createSecretMatcher', 'currentOwner',
+  'TOOL_NAME', 'ToolError', 'addUsage', 'compileSchema', 'createControlFiles', 'createKernel', 'currentOwner',
   'decidePermission', 'defineErrorCodes', 'definePlugin', 'describeSchemaErrors', 'displayPath', 'emptyUsage', 'errorResult', 'escapeDeceptive', 'formatError',
   'hasDeceptiveChars', 'isAssistantError', 'isInside', 'locksConflict', 'messageText', 'parseMcpToolName', 'permissionRequestFor',
-  'projectDataDir', 'projectHash', 'realPath', 'resolveApprovals', 'resolveToolPath', 'resourcesOverlap', 'schemaProblems', 'secretContent',
+  'projectDataDir', 'projectHash', 'realPath', 'resolveApprovals', 'resolveToolPath', 'resourcesOverlap', 'schemaProblems',
   'sourceFor', 'stableJson', 'textResult', 'userDirs',
 ].sort();
 

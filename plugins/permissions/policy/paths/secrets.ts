@@ -1,5 +1,5 @@
-/** The secret list is shared with the file tools (they withhold secrets from results): it lives in core. */
-export { createSecretMatcher, type SecretOptions } from '../../../../core/index.js';
+/** The secret list is shared with the file tools (they withhold secrets from results): it lives in the fs kit. */
+export { createSecretMatcher, type SecretOptions } from '../../../../core/kits/fs/index.js';
 
 /** Names a glob could match that would be secrets, to judge a pattern whose directory cannot be listed. */
 export const SECRET_EXAMPLES = [
