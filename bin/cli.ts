@@ -46,6 +46,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     .description('A coding agent for the terminal: reads, searches, edits and runs commands to do a task.')
     .version(version, '-V, --version')
     .argument('[prompt...]', 'what to do; starts the interactive prompt when omitted')
+    .helpCommand(true)
     .option('-p, --print', 'answer once without the interactive UI (headless), then exit')
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'acceptEdits', 'plan', 'bypass']))
     .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { collectRules, type ConfigFlags } from '../config/flags-layer.js';
-import type { PermissionMode } from '../core/types/permission.js';
 
 /** The flags every command understands: where to start, which config, and the flags that set config values. */
 export interface CommonFlags extends ConfigFlags {
@@ -14,8 +13,6 @@ export interface CommonFlags extends ConfigFlags {
 const VALUES = new Map<string, 'cwd' | 'config' | 'model' | 'provider' | 'permissionMode'>([['--cwd', 'cwd'], ['--config', 'config'], ['--model', 'model'], ['--provider', 'provider'], ['--permission-mode', 'permissionMode']]);
 const RULES = new Map<string, 'allowedTools' | 'disallowedTools'>([['--allowed-tools', 'allowedTools'], ['--disallowed-tools', 'disallowedTools']]);
 const SWITCHES = new Map<string, 'debug' | 'record' | 'trustProject'>([['--debug', 'debug'], ['--record', 'record'], ['--trust-project', 'trustProject']]);
-/** The main command's other options that take a value, skipped with it when looking for the subcommand. */
-const SKIPPED = new Set(['--output-format', '--max-turns']);
 
 /** Reads the few flags needed before commander runs (which config to load, whether to debug) and the subcommand. */
 export function prescan(argv: string[]): { flags: CommonFlags; command?: string; print: boolean; forcedPrompt: boolean } {
@@ -27,13 +24,13 @@ export function prescan(argv: string[]): { flags: CommonFlags; command?: string;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const [name, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
     const value = () => inline ?? argv[++i];
-    if (VALUES.has(name)) flags[VALUES.get(name)!] = value() as PermissionMode;
+    if (VALUES.has(name)) (flags as Record<string, unknown>)[VALUES.get(name)!] = value(); // the mode is checked by the config schema
     else if (RULES.has(name)) flags[RULES.get(name)!] = collectRules(value() ?? '', flags[RULES.get(name)!] ?? []);
     else if (SWITCHES.has(name)) flags[SWITCHES.get(name)!] = true;
     else if (name === '-p' || name === '--print') print = true;
     // Words after `--` are a prompt, whatever they look like.
     else if (name === '--') return { flags, command, print, forcedPrompt: command === undefined };
-    else if (SKIPPED.has(name)) value();
+    else if (name === '--output-format' || name === '--max-turns') value(); // not needed yet, but never the subcommand
     else if (!name.startsWith('-') && command === undefined) command = name;
   }
   return { flags, command, print, forcedPrompt: false };
