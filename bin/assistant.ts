@@ -9,10 +9,9 @@ for (const stream of [process.stdout, process.stderr])
   });
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  process.stdout.write(`${pkg.version}\n`);
-} else {
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${version}\n`);
+else {
   const { main } = await import('./cli.js');
-  process.exitCode = await main(argv);
+  process.exitCode = await main(argv, version);
 }

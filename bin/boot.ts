@@ -1,40 +1,11 @@
+import { flagsLayer } from '../config/flags-layer.js';
 import { loadConfig } from '../config/load.js';
 import { trustWarning } from '../config/trust.js';
 import { createKernel } from '../core/kernel/kernel.js';
 import type { Kernel } from '../core/kernel/kernel-types.js';
-import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
-import type { PermissionMode } from '../core/types/permission.js';
+import type { ResolvedConfig } from '../core/types/config.js';
+import type { CommonFlags } from './flags.js';
 import { askToTrust } from './trust-prompt.js';
-
-/** The flags every command understands. */
-export interface CommonFlags {
-  cwd?: string;
-  config?: string;
-  debug?: boolean;
-  model?: string;
-  provider?: string;
-  permissionMode?: PermissionMode;
-  /** Permission rules from --allowed-tools / --disallowed-tools. */
-  allowedTools?: string[];
-  disallowedTools?: string[];
-  /** `--record`: keep what replay needs with the session. */
-  record?: boolean;
-  /** `--trust-project`: trust the project's current settings (and record that) before loading them. */
-  trustProject?: boolean;
-}
-
-/** Turns CLI flags into the highest config layer. */
-export function flagsLayer(flags: CommonFlags): AssistantConfig {
-  const layer: AssistantConfig = {};
-  if (flags.provider || flags.model) layer.provider = { ...(flags.provider ? { name: flags.provider } : {}), ...(flags.model ? { model: flags.model } : {}) };
-  const permissions: NonNullable<AssistantConfig['permissions']> = {};
-  if (flags.permissionMode) permissions.mode = flags.permissionMode;
-  if (flags.allowedTools?.length) permissions.allow = flags.allowedTools;
-  if (flags.disallowedTools?.length) permissions.deny = flags.disallowedTools;
-  if (Object.keys(permissions).length) layer.permissions = permissions;
-  if (flags.record) layer.persistence = { record: true };
-  return layer;
-}
 
 /**
  * Loads the configuration for the flags' working directory. The project's widening settings wait

@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.js';
 import { trustRoot } from '../../config/trust.js';
 import { revokeTrust } from '../../core/kits/trust/trust-store.js';
-import type { CommonFlags } from '../boot.js';
+import type { CommonFlags } from '../flags.js';
 
 /** `assistant trust [--revoke] [path]`: trusts (or stops trusting) a project's widening settings, for headless runs. */
-export function registerTrustCommand(program: Command, exit: { code: number }): void {
+export function registerTrustCommand(program: Command): void {
   program
     .command('trust')
     .description("trust the project's settings that widen what assistant may do (as they are now); a later change asks again")
@@ -19,12 +19,10 @@ export function registerTrustCommand(program: Command, exit: { code: number }): 
       const root = before.trust!.root;
       if (opts.revoke) {
         revokeTrust(trustRoot(root));
-        process.stdout.write(`no longer trusted: ${root}\n`);
-      } else {
-        await loadConfig({ cwd, configFile: opts.config, grantTrust: true });
-        const what = before.trust!.ignored;
-        process.stdout.write(what.length ? `trusted ${root}; now applied:\n${what.map((w) => `  ${w}\n`).join('')}` : `trusted ${root} (it has no settings that need trust yet)\n`);
+        return void process.stdout.write(`no longer trusted: ${root}\n`);
       }
-      exit.code = 0;
+      await loadConfig({ cwd, configFile: opts.config, grantTrust: true });
+      const what = before.trust!.ignored;
+      process.stdout.write(what.length ? `trusted ${root}; now applied:\n${what.map((w) => `  ${w}\n`).join('')}` : `trusted ${root} (it has no settings that need trust yet)\n`);
     });
 }

@@ -28,6 +28,8 @@ export interface CliOption {
   description: string;
   /** The value when the flag is not given. */
   default?: string | boolean | string[];
+  /** The flag must be given (commander's `requiredOption`): a usage error otherwise. */
+  required?: boolean;
 }
 
 /** A CLI subcommand contributed by a plugin, e.g. `assistant sessions list`. */

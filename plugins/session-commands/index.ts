@@ -1,6 +1,7 @@
 import { definePlugin, formatError, isAssistantError, type Kernel, type SlashCommandContext } from '../../core/index.js';
 import { type AgentRunner } from '../../core/kits/agent/index.js';
 import { formatSessionList, resumeSession } from './resume.js';
+import { sessionsCommand } from './sessions-cli.js';
 
 /** How many sessions `/sessions` lists. */
 const LIST_LIMIT = 15;
@@ -9,14 +10,16 @@ const LIST_LIMIT = 15;
 type SwitchRunner = (runner: AgentRunner) => void;
 
 /**
- * `/sessions` (this project's recent sessions) and `/resume <id>` (continue one of them in the
- * running UI): the interactive counterparts of `assistant sessions list` and `--resume`.
+ * Stored sessions from the shell and the prompt: `assistant sessions list | show | export | delete |
+ * prune | audit`, and `/sessions` and `/resume <id>` (continue one in the running UI), the interactive
+ * counterparts of `assistant sessions list` and `--resume`.
  */
 export default definePlugin({
   name: 'session-commands',
   version: '1.0.0',
   apply(kernel) {
     kernel.hooks.commands.tap('session-commands', (registry) => {
+      registry.addCli(sessionsCommand(kernel));
       registry.addSlash({
         name: 'sessions',
         description: "This project's recent sessions; continue one with /resume <id>",

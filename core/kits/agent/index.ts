@@ -7,3 +7,8 @@ export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from '../..
 export { createRunner, type AgentRunner, type RunOptions } from '../../agent/runner.js';
 export { sessionConversation, memoryConversation, type Conversation } from '../../agent/conversation.js';
 export { createSteeringQueue, type SteeringQueue } from '../../agent/steering.js';
+// What `assistant [-p] <prompt>` does once its flags are parsed, for front ends that offer the same flags.
+export { runFromFlags, EXIT_FOR, type RunFlags } from './cli-run.js';
+export { openSessionForRun, resolveSessionId, type SessionFlags } from './session-for-run.js';
+export { attachOutput, streamJsonLine, STREAM_JSON_VERSION, type OutputFormat } from './headless-output.js';
+export { refuseMistypedCommand } from './mistyped-command.js';

@@ -1,3 +1,7 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../core/kernel/errors.js';
+
 /** The commented starter written by `assistant config init` (YAML; every key is optional). */
 export const STARTER_CONFIG = `# assistant configuration for this project. Every key is optional; see docs/configuration.md.
 # Layers, lowest first: built-in defaults < ~/.config/assistant/config.* < this file < command-line flags.
@@ -37,3 +41,15 @@ permissions:
 #   - assistant-plugin-example
 #   - ["./tools/my-plugin.js", { "someOption": true }]
 `;
+
+/** Writes the starter `.assistantrc` into `dir` (refusing to overwrite one unless `force`); returns its path. */
+export function writeStarterConfig(dir: string, force = false): string {
+  const file = join(resolve(dir), '.assistantrc');
+  if (existsSync(file) && !force) throw new ConfigError('ASSISTANT_CONFIG_WRITE_FAILED', `${file} already exists; pass --force to overwrite it`, { file });
+  try {
+    writeFileSync(file, STARTER_CONFIG, { flag: 'w' });
+  } catch (cause) {
+    throw new ConfigError('ASSISTANT_CONFIG_WRITE_FAILED', `cannot write ${file}: ${(cause as Error).message}`, { file, cause });
+  }
+  return file;
+}

@@ -1,7 +1,7 @@
-import type { Kernel } from '../core/kernel/kernel-types.js';
-import type { AgentLoopResult } from '../core/agent/loop.js';
-import type { OriginEvent } from '../core/types/events.js';
-import type { Usage } from '../core/types/messages.js';
+import type { Kernel } from '../../kernel/kernel-types.js';
+import type { AgentLoopResult } from '../../agent/loop.js';
+import type { OriginEvent } from '../../types/events.js';
+import type { Usage } from '../../types/messages.js';
 
 /** `--output-format`: the final text, one JSON result, or one JSON event per line. */
 export type OutputFormat = 'text' | 'json' | 'stream-json';

@@ -1,18 +1,23 @@
-import { AssistantError } from '../../core/kernel/errors.js';
-import type { Kernel } from '../../core/kernel/kernel-types.js';
-import { createRunner, type AgentRunner } from '../../core/agent/runner.js';
-import type { DoneReason } from '../../core/types/events.js';
-import type { CommonFlags } from '../boot.js';
-import { attachOutput, type OutputFormat } from '../headless-output.js';
-import { openSessionForRun, type SessionFlags } from './session-open.js';
-import { reportFailure } from '../failure.js';
+import { AssistantError } from '../../kernel/errors.js';
+import type { Kernel } from '../../kernel/kernel-types.js';
+import { createRunner, type AgentRunner } from '../../agent/runner.js';
+import type { DoneReason } from '../../types/events.js';
+import { attachOutput, type OutputFormat } from './headless-output.js';
+import { openSessionForRun, type SessionFlags } from './session-for-run.js';
+import { reportFailure } from '../../kernel/failure.js';
 
-/** Flags of the main command. */
-export interface RunFlags extends CommonFlags, SessionFlags {
+/**
+ * The flags of a prompt run (`assistant [-p] <prompt>`), as the CLI parsed them. A front end or
+ * embedder offering the same flags hands them here and gets the same runs and exit codes.
+ */
+export interface RunFlags extends SessionFlags {
+  /** `-p`: answer once without the interactive UI. */
   print?: boolean;
+  /** `--output-format` of a headless run. */
   outputFormat?: OutputFormat;
+  /** `--max-turns` as typed (checked here: a positive integer). */
   maxTurns?: string;
-  allowedTools?: string[];
+  /** Permission rules; bare tool names are also hidden from the model. */
   disallowedTools?: string[];
 }
 
@@ -38,8 +43,8 @@ function hiddenTools(flags: RunFlags): Set<string> {
   return new Set((flags.disallowedTools ?? []).filter((t) => /^[a-zA-Z0-9_-]+$/.test(t)));
 }
 
-/** The main job: `assistant -p "..."` (headless), or the interactive UI when no -p is given on a terminal. */
-export async function runMain(kernel: Kernel, promptArg: string, flags: RunFlags): Promise<number> {
+/** The main job: `assistant -p "..."` (headless), or the interactive UI when no -p is given on a terminal. Returns the exit code. */
+export async function runFromFlags(kernel: Kernel, promptArg: string, flags: RunFlags): Promise<number> {
   const headless = flags.print || !process.stdin.isTTY || !process.stdout.isTTY;
   if (!headless) return runInteractive(kernel, promptArg.trim() || undefined, flags);
   const prompt = promptArg.trim() || (await readStdin()).trim();

@@ -1,17 +1,19 @@
 import { createInterface } from 'node:readline/promises';
-import { AssistantError, SessionError } from '../../core/kernel/errors.js';
-import type { Kernel } from '../../core/kernel/kernel-types.js';
-import { openSession, type SessionState } from '../../core/agent/session.js';
-import type { SessionSummary } from '../../core/types/session.js';
-import { summaryLine } from './session-format.js';
+import { AssistantError, SessionError } from '../../kernel/errors.js';
+import type { Kernel } from '../../kernel/kernel-types.js';
+import { openSession, type SessionState } from '../../agent/session.js';
+import type { SessionSummary } from '../../types/session.js';
+import { summaryLine } from '../store/session-format.js';
 
-/** The session flags of the main command. */
+/** The session flags of a prompt run (`--continue`, `--resume`, `--fork-session`, `--take-over`). */
 export interface SessionFlags {
   /** `--continue`: the most recent session of this project. */
   continue?: boolean;
   /** `--resume [id]`: an id or prefix, or `true` to pick one. */
   resume?: string | boolean;
+  /** `--fork-session`: start a new session from the resumed one's history. */
   forkSession?: boolean;
+  /** `--take-over`: take the session from the surface holding it. */
   takeOver?: boolean;
 }
 

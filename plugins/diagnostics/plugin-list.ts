@@ -1,21 +1,20 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
-import { boot, type CommonFlags } from '../boot.js';
+import type { CliCommand, Kernel } from '../../core/index.js';
+import { combineProblems, selectionProblems } from './selections.js';
 
-const builtinDir = fileURLToPath(new URL('../../plugins/', import.meta.url));
+const builtinDir = fileURLToPath(new URL('../', import.meta.url));
 
 /** `assistant plugins`: each loaded plugin, its source, version, the hooks it tapped and the tools it registered. */
-export function registerPluginsCommand(program: Command, _exit: { code: number }): void {
-  program
-    .command('plugins')
-    .description('list loaded plugins: name, version, source and the hooks each tapped')
-    .option('--json', 'machine-readable output')
-    .action(async (_o: unknown, cmd: Command) => {
-      const opts = cmd.optsWithGlobals<CommonFlags & { json?: boolean }>();
-      const kernel = await boot(opts, true);
-      // Commands are contributed through a hook too; call it so those taps show.
-      kernel.hooks.commands.call(kernel.commands);
+export function pluginsCommand(kernel: Kernel): CliCommand {
+  return {
+    name: 'plugins',
+    description: 'list loaded plugins: name, version, source and the hooks each tapped',
+    options: [{ flags: '--json', description: 'machine-readable output' }],
+    action(_args, opts) {
+      // A configuration a run would refuse is refused here too (exit 2), as `config validate` does.
+      const problems = selectionProblems(kernel);
+      if (problems.length) throw combineProblems(problems);
       const rows = kernel.plugins.map((p) => ({
         name: p.name,
         version: p.version ?? '',
@@ -27,14 +26,8 @@ export function registerPluginsCommand(program: Command, _exit: { code: number }
           .filter((tool) => tool.plugin === p.name)
           .map((tool) => tool.name),
       }));
-      if (opts.json) {
-        process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
-        return;
-      }
-      if (!rows.length) {
-        process.stdout.write('no plugins loaded\n');
-        return;
-      }
+      if (opts.json) return void process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+      if (!rows.length) return void process.stdout.write('no plugins loaded\n');
       for (const row of rows) {
         process.stdout.write(`${row.name}${row.version ? '@' + row.version : ''}\n`);
         process.stdout.write(`  source: ${row.source}\n`);
@@ -42,5 +35,6 @@ export function registerPluginsCommand(program: Command, _exit: { code: number }
         process.stdout.write(`  hooks: ${row.hooks.length ? row.hooks.join(', ') : '(none)'}\n`);
         if (row.tools.length) process.stdout.write(`  tools: ${row.tools.join(', ')}\n`);
       }
-    });
+    },
+  };
 }

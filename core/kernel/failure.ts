@@ -1,5 +1,5 @@
-import { AssistantError, isAssistantError } from '../core/kernel/errors.js';
-import type { Kernel } from '../core/kernel/kernel-types.js';
+import { AssistantError, isAssistantError } from './errors.js';
+import type { Kernel } from './kernel-types.js';
 
 /**
  * A fatal error is ending the run: tells the `failed` observers (a throwing observer is logged and

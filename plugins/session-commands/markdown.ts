@@ -1,5 +1,4 @@
-import type { Message } from '../../core/types/messages.js';
-import type { SessionSnapshot } from '../../core/types/session.js';
+import type { Message, SessionSnapshot } from '../../core/index.js';
 
 const fence = (text: string, lang = '') => {
   const ticks = text.includes('```') ? '````' : '```';
