@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { definePlugin, Stage, type Kernel, type ToolDefinition } from '@assistant-cli/assistant';
 import { createTestKernel, type TestKernel } from '@assistant-cli/assistant/testing';
-import { runMain } from '../../dist/bin/commands/run.js';
+import { runFromFlags } from '@assistant-cli/assistant/kits/agent';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -131,7 +131,7 @@ describe('hooks with a third-party use', () => {
     process.stdin.isTTY = true;
     process.stdout.isTTY = true;
     try {
-      expect(await runMain(t.kernel, 'fix the build', {})).toBe(3);
+      expect(await runFromFlags(t.kernel, 'fix the build', {})).toBe(3);
     } finally {
       process.stdin.isTTY = tty.stdin;
       process.stdout.isTTY = tty.stdout;
