@@ -1,3 +1,4 @@
+import type { AssistantError } from './errors.js';
 import type { Hooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ResolvedConfig, AssistantConfig } from '../types/config.js';
@@ -73,6 +74,12 @@ export interface Kernel {
   provider(): Provider;
   /** The session store `persistence.store` selects, created on first use (nothing is opened before). */
   store(): SessionStore;
+  /**
+   * What a run would refuse at start, checked now: a provider, store or context strategy the config
+   * names that no loaded plugin provides (one error; several are listed in one ASSISTANT_CONFIG_INVALID).
+   * Undefined when all are there. A missing API key is not a config problem and is not reported.
+   */
+  selectionProblem(): AssistantError | undefined;
   /** Runs the `ready` hook once (registering async tools with it); later calls wait for the first. */
   start(): Promise<void>;
   /** Runs the `shutdown` hook once (when started), then stops the tool pool and file watcher. */

@@ -174,6 +174,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       store ??= selectStore(hooks, config, storeNames, sourceFor(config, '/persistence/store'));
       return store;
     },
+    selectionProblem() {
+      const found = selectionProblems(kernel);
+      return found.length ? combineProblems(found) : undefined;
+    },
     start() {
       started ??= (async () => {
         await hooks.ready.promise(kernel);

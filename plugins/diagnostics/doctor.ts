@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { formatError, type CliCommand, type Kernel } from '../../core/index.js';
-import { combineProblems, selectionProblems } from './selections.js';
 
 interface Check {
   name: string;
@@ -25,9 +24,9 @@ function nodeOk(version: string): boolean {
 
 /** The configuration, the plugins, what plugins check (`addCheck`) and the provider. */
 async function kernelChecks(kernel: Kernel): Promise<Check[]> {
-  const problems = selectionProblems(kernel);
   // What a run would refuse at start is a configuration failure, as it is for the run.
-  if (problems.length) return [{ name: 'config', ok: false, detail: formatError(combineProblems(problems)), fatal: true }];
+  const problem = kernel.selectionProblem();
+  if (problem) return [{ name: 'config', ok: false, detail: formatError(problem), fatal: true }];
   const files = kernel.resolvedConfig.files;
   const checks: Check[] = [
     { name: 'config', ok: true, detail: files.length ? files.join(', ') : 'no config file found; using built-in defaults' },

@@ -1,7 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliCommand, Kernel } from '../../core/index.js';
-import { combineProblems, selectionProblems } from './selections.js';
 
 const builtinDir = fileURLToPath(new URL('../', import.meta.url));
 
@@ -13,8 +12,8 @@ export function pluginsCommand(kernel: Kernel): CliCommand {
     options: [{ flags: '--json', description: 'machine-readable output' }],
     action(_args, opts) {
       // A configuration a run would refuse is refused here too (exit 2), as `config validate` does.
-      const problems = selectionProblems(kernel);
-      if (problems.length) throw combineProblems(problems);
+      const problem = kernel.selectionProblem();
+      if (problem) throw problem;
       const rows = kernel.plugins.map((p) => ({
         name: p.name,
         version: p.version ?? '',
