@@ -1,7 +1,7 @@
 // A built-in plugin uses only codes it can vouch for: the kernel's, or the ones it declares itself.
 // A code borrowed from another plugin would vanish (and exit 1) whenever that plugin is disabled.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel/kernel.js';
@@ -9,9 +9,10 @@ import { isolatedEnv, makeProject } from '../support/project.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** The quoted error codes in a plugin's sources (tests and docs aside). */
-function codesUsedBy(plugin: string): Set<string> {
-  const dir = join(ROOT, 'plugins', plugin);
+/** The quoted error codes in the sources beside a built-in plugin's entry (tests and docs aside). */
+function codesUsedBy(entry: string): Set<string> {
+  // The built entry is dist/plugins/<folder>/index.js; its sources are plugins/<folder>/.
+  const dir = join(ROOT, 'plugins', relative(join(ROOT, 'dist/plugins'), dirname(entry)));
   const used = new Set<string>();
   for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     if (!file.endsWith('.ts')) continue;
@@ -25,7 +26,7 @@ describe('built-in plugins', () => {
     const kernel = await createKernel({ config: await loadConfig({ cwd: makeProject(), env: isolatedEnv() }), headless: true });
     const borrowed: string[] = [];
     for (const plugin of kernel.plugins)
-      for (const code of codesUsedBy(plugin.name)) {
+      for (const code of codesUsedBy(plugin.source)) {
         const owner = kernel.errorCodes.get(code)?.owner;
         if (owner !== 'kernel' && owner !== plugin.name) borrowed.push(`${plugin.name} uses ${code} (${owner ? `owned by ${owner}` : 'declared by no one'})`);
       }

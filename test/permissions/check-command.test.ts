@@ -122,7 +122,7 @@ describe('assistant permissions check', () => {
     const listed = JSON.parse(result.stdout) as { name: string; source: string; hooks: string[] }[];
     const permissions = listed.find((p) => p.name === 'permissions')!;
     expect(permissions.source).toBe('built-in (permissions/index.js)');
-    expect(permissions.hooks).toEqual(expect.arrayContaining(['event', 'commands']));
+    expect(permissions.hooks).toEqual(['commands']); // decisions are audited by the audit-log plugin
     // The layers are plugins of their own (the classifier also proves read-only commands to the scheduler).
     const classifier = listed.find((p) => p.name === 'permission-classifier')!;
     expect(classifier.source).toBe('built-in (permissions/classifier/index.js)');

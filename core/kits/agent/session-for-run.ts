@@ -3,7 +3,7 @@ import { AssistantError, SessionError } from '../../kernel/errors.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
 import { openSession, type SessionState } from '../../agent/session.js';
 import type { SessionSummary } from '../../types/session.js';
-import { summaryLine } from '../store/session-format.js';
+import { summaryLine } from '../store/index.js';
 
 /** The session flags of a prompt run (`--continue`, `--resume`, `--fork-session`, `--take-over`). */
 export interface SessionFlags {
