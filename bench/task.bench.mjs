@@ -35,7 +35,7 @@ function buildFixture() {
     writeFileSync(join(dir, file), Array.from({ length: 120 }, (_, l) => `export const line${l} = 'module ${i} line ${l}'; // TODO(bench) ${l}`).join('\n') + '\n');
   mkdirSync(join(dir, 'data'), { recursive: true });
   for (let i = 0; i < 3; i++) writeFileSync(join(dir, 'data', `blob${i}.txt`), `${'x'.repeat(99)}\n`.repeat(10_486));
-  writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ provider: { name: 'anthropic', model: 'claude-sonnet-4-5' } }));
+  writeFileSync(join(dir, '.assistantrc.json'), JSON.stringify({ provider: { name: 'anthropic' } }));
   const git = (...args) => execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=bench', ...args], { cwd: dir, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
