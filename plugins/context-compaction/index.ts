@@ -19,6 +19,7 @@ import {
 } from '../../core/kits/context/index.js';
 import { pruneToolOutputs, type PruneOptions } from './prune.js';
 import { preservedUserTexts, requestSummary, summaryInstruction, summaryMessage } from './summarize.js';
+import { summaryPrefix, type SummaryPrefix } from './summary-prefix.js';
 
 interface Options {
   /** Share of the window at which compaction starts. */
@@ -118,10 +119,22 @@ export default definePlugin<Options>({
     };
     // Measures are calibrated on what was sent before; new content of another kind (a huge log after code) can
     // count higher than that ratio says, so a summary request is sized on the larger of the two with a margin.
-    const fitsSummary = (view: ContextView, messages: Message[]) => {
-      const calibrated = measureWith(view, messages).total;
-      const raw = Object.values(estimateParts({ ...view, messages })).reduce((a, b) => a + b, 0);
-      return Math.max(calibrated, raw) + summaryMaxTokens <= view.budget.window * (1 - ESTIMATE_MARGIN);
+    const fitsSummary = (view: ContextView, messages: Message[], prefix: Pick<SummaryPrefix, 'system' | 'tools' | 'thinkingBudget'> = view) => {
+      const request = { ...view, system: prefix.system, tools: prefix.tools, messages };
+      const calibrated = kernel.budget.measure(request).total;
+      const raw = Object.values(estimateParts(request)).reduce((a, b) => a + b, 0);
+      return Math.max(calibrated, raw) + summaryMaxTokens + (prefix.thinkingBudget ?? 0) <= view.budget.window * (1 - ESTIMATE_MARGIN);
+    };
+    /**
+     * The prefix of a summary request over the whole of `history`: the last turn request's (a cache read)
+     * when it fits, without its thinking budget when only that does not fit; undefined when even the view's would not.
+     */
+    const wholeSummaryPrefix = (view: ContextView, history: Message[], messages: Message[], reason: ContextReason, round: number): SummaryPrefix | undefined => {
+      const last = kernel.budget.lastSent(reason.agentId);
+      const prefix = summaryPrefix(view, history, last, round === 0 && !last);
+      if (fitsSummary(view, messages, prefix)) return prefix;
+      if (prefix.thinkingBudget && fitsSummary(view, messages, { ...prefix, thinkingBudget: undefined })) return { ...prefix, thinkingBudget: undefined };
+      return undefined;
     };
 
     const finish = (view: ContextView, reason: ContextReason, messages: Message[]): ContextView => ({
@@ -161,10 +174,12 @@ export default definePlugin<Options>({
         if (keep === 0 || (round > 0 && keep <= 1)) break;
         const instruction = summaryInstruction({ keptCount: current.length - keep, keptPreview: preview(current[keep]), focus: reason.focus, todos });
         let upTo = keep;
-        let request: { messages: Message[]; cache: ContextView['cache'] };
-        if (fitsSummary(view, [...current, instruction])) {
-          // The whole history as last sent: a cache read up to where the previous request ended.
-          request = { messages: [...current, instruction], cache: planner.place(current, reason.agentId, { remember: false, newest: false }) };
+        let request: { messages: Message[]; prefix: SummaryPrefix };
+        const whole = [...current, instruction];
+        const prefix = wholeSummaryPrefix(view, current, whole, reason, round);
+        if (prefix) {
+          // The whole history after the last turn request's prefix: a cache read up to where that request ended.
+          request = { messages: whole, prefix };
         } else {
           // Too large to send whole: summarize as many of the oldest (pruned) turns as fit, then go again.
           current = pruneToolOutputs(kernel, current, keep, prune).messages;
@@ -175,7 +190,7 @@ export default definePlugin<Options>({
             throw new ContextError('ASSISTANT_CONTEXT_COMPACTION_FAILED', 'even the oldest turn is too large for a summary request within the window', {
               plugin: 'context-compaction',
             });
-          request = { messages: [...current.slice(0, upTo), alone], cache: { system: true, messages: [] } };
+          request = { messages: [...current.slice(0, upTo), alone], prefix: { system: view.system, tools: view.tools, cache: { system: true, messages: [] }, reused: false } };
         }
         const text = await requestSummary(kernel, { view, ...request, maxTokens: summaryMaxTokens, agentId: reason.agentId, signal: reason.signal });
         summarized += upTo;
