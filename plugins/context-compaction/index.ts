@@ -112,8 +112,10 @@ export default definePlugin<Options>({
     /** Where compaction starts: the threshold, but never so late that the summary request would not fit. */
     const triggerAt = (view: ContextView) => Math.min(threshold * view.budget.window, limitAt(view));
     /** Compact past the trigger, unless the last compaction could not get under it and little has been added since. */
-    const due = (view: ContextView, total: number, agentId: string | undefined) => {
-      if (total > limitAt(view)) return true;
+    const due = (view: ContextView, measure: ContextMeasure, agentId: string | undefined) => {
+      const total = measure.total;
+      // `free` counts the estimate's margin too: large for a resumed session, whose history no provider has reported on yet.
+      if (total > limitAt(view) || measure.free < 0) return true;
       const stuck = stuckAt.get(agentId);
       return total > triggerAt(view) && (stuck === undefined || total > stuck + 0.1 * view.budget.window);
     };
@@ -252,7 +254,7 @@ export default definePlugin<Options>({
 
     tapContextStrategy(kernel, 'compaction', async (view, reason) => {
       const before = kernel.budget.measure(view);
-      if (reason.kind === 'turn' && !due(view, before.total, reason.agentId)) return finish(view, reason, view.messages);
+      if (reason.kind === 'turn' && !due(view, before, reason.agentId)) return finish(view, reason, view.messages);
       return compact(view, reason, before);
     });
   },

@@ -76,4 +76,26 @@ describe('compaction summary requests reuse the main loop prefix', () => {
     expect(replaced?.[0]!.meta?.origin).toBe('summary');
     expect(view.messages[0]!.meta?.origin).toBe('summary');
   });
+
+  it('compacts a session resumed by a new process for each prompt instead of refusing it, every summary read ≥ 90% from the cache', async () => {
+    // A fresh process has no calibration yet, so the estimate keeps a wide margin: the old trigger ignored it and refused prompts.
+    const first = await contextSession({ window: WINDOW, rc: rc(), reply: reply(), tools: { readSize: 2000 } });
+    const cache = first.scripted.cache;
+    let s = first;
+    const summaries: SeenRequest[] = [];
+    for (let i = 0; i < 48; i++) {
+      if (i > 0) {
+        const { info, messages, todos, grants, usage, compactions } = s.session;
+        const resume = structuredClone({ info, messages: [...messages], todos: [...todos], grants: [...grants], usage: { ...usage }, compactions: [...compactions], warnings: [] });
+        await s.kernel.shutdown();
+        s = await contextSession({ dir: first.dir, window: WINDOW, rc: rc(), reply: reply(), tools: { readSize: 2000 }, cache, resume });
+      }
+      await runPrompts(s.runner, 1, () => `Prompt ${i}: carry on with step ${i} of the task.`);
+      summaries.push(...s.scripted.requests.filter((r) => r.kind === "complete"));
+      expect(s.scripted.requests.filter((r) => r.rejected)).toEqual([]);
+    }
+    await s.kernel.shutdown();
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    for (const summary of summaries) expect(readShare(summary)).toBeGreaterThanOrEqual(0.9);
+  });
 });

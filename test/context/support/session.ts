@@ -1,6 +1,6 @@
 import { loadConfig } from '../../../dist/config/load.js';
 import { createKernel } from '../../../dist/core/kernel/kernel.js';
-import { type Kernel, type OriginEvent, type Plugin, type SessionEvent } from '../../../dist/core/index.js';
+import { type Kernel, type OriginEvent, type Plugin, type SessionEvent, type SessionSnapshot } from '../../../dist/core/index.js';
 import { createRunner, openSession } from '../../../dist/core/kits/agent/index.js';
 import { isolatedEnv, makeProject, writeFiles } from '../../support/project.js';
 import { scriptedProvider } from './scripted-provider.js';
@@ -22,6 +22,8 @@ export interface ContextSessionOptions {
   model?: string;
   /** An existing project directory (a second process in the same project); its .assistantrc is rewritten. */
   dir?: string;
+  /** A stored session to resume, as a new process does (`--continue`). */
+  resume?: SessionSnapshot;
   /** A prompt cache shared with another session (a resumed run against the same provider). */
   cache?: Parameters<typeof scriptedProvider>[0]['cache'];
 }
@@ -54,7 +56,7 @@ export async function contextSession(options: ContextSessionOptions) {
   const events: OriginEvent[] = [];
   kernel.hooks.event.tap('test-events', (event) => void events.push(event));
   await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'bypass', provider: 'scripted', model });
+  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'bypass', provider: 'scripted', model, resume: options.resume });
   kernel.session = session;
   const runner = createRunner(kernel, session);
   const notices = () => events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
