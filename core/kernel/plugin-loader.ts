@@ -9,8 +9,8 @@ import { satisfies } from './semver-range.js';
 import { compileSchema, describeSchemaErrors } from '../util/json-validate.js';
 import { shareRunningAssistant } from './self-reference.js';
 
-/** The compiled package's folder: plugins inside it are built-ins. */
-const OWN_FILES = fileURLToPath(new URL('../', import.meta.url));
+/** The compiled package's folder (dist/, two up from dist/core/kernel/): plugins inside it are built-ins. */
+const OWN_FILES = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A plugin ready to apply: its module, validated options, and where it came from. */
 export interface PreparedPlugin {
