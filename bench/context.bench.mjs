@@ -32,6 +32,8 @@ const SESSIONS = [
   { name: 'plain, 40 turns', prompts: 10, callsPerTurn: 1, window: 200_000, readSize: 3000 },
   { name: 'wide (12 parallel calls), 40 turns', prompts: 10, callsPerTurn: 12, window: 200_000, readSize: 600 },
   { name: 'long, 400 turns, 64K window', prompts: 100, callsPerTurn: 2, window: 64_000, readSize: 2000 },
+  // Each prompt in a new process resuming the session (`assistant -p --continue`): the kernel has sent nothing yet.
+  { name: 'resumed per prompt, 240 turns, 64K window', prompts: 60, callsPerTurn: 2, window: 64_000, readSize: 2000, resumeEach: true, strategies: ['compaction'] },
 ];
 const TURNS_PER_PROMPT = 3;
 const MAX_TOKENS = 4096;
@@ -76,23 +78,32 @@ async function run(session, strategy) {
   fake.setFixture(fixtureFor(session));
   fake.reset();
   const config = await loadConfig({ cwd: dir, env: { ...process.env, HOME: scratch, ANTHROPIC_API_KEY: 'bench' } });
-  const kernel = await createKernel({
-    config,
-    headless: true,
-    extraPlugins: [{ plugin: testToolsPlugin({ readSize: session.readSize }), options: {}, source: 'inline', listedIn: 'bench' }],
-  });
-  await kernel.start();
-  const state = await openSession(kernel.hooks, { projectRoot: dir, mode: 'bypass', provider: 'anthropic', model: 'claude-sonnet-4-6' });
-  kernel.session = state;
-  const runner = createRunner(kernel, state);
   let failed = 0;
   let compactions = 0;
-  kernel.hooks.persist.tapPromise('bench', async (event) => void (event.type === 'compaction' && compactions++));
+  /** A kernel and a runner on the session (resumed from `resume`, as a new process loads it from disk). */
+  async function open(resume) {
+    const kernel = await createKernel({
+      config,
+      headless: true,
+      extraPlugins: [{ plugin: testToolsPlugin({ readSize: session.readSize }), options: {}, source: 'inline', listedIn: 'bench' }],
+    });
+    await kernel.start();
+    const state = await openSession(kernel.hooks, { projectRoot: dir, mode: 'bypass', provider: 'anthropic', model: 'claude-sonnet-4-6', resume });
+    kernel.session = state;
+    kernel.hooks.persist.tapPromise('bench', async (event) => void (event.type === 'compaction' && compactions++));
+    return { kernel, state, runner: createRunner(kernel, state) };
+  }
+  const snapshot = (state) => structuredClone({ info: state.info, messages: state.messages, todos: state.todos, grants: state.grants, usage: state.usage, compactions: state.compactions, warnings: [] });
+  let current = await open();
   for (let i = 0; i < session.prompts; i++) {
-    const result = await runner.run(prompt(i));
+    if (session.resumeEach && i > 0) {
+      await current.kernel.shutdown();
+      current = await open(snapshot(current.state));
+    }
+    const result = await current.runner.run(prompt(i));
     if (result.reason !== 'completed') failed++;
   }
-  await kernel.shutdown();
+  await current.kernel.shutdown();
 
   const requests = fake.requests.filter((r) => r.path === '/v1/messages');
   const unscripted = requests.filter((r) => r.status !== 200 || r.turn === undefined).length;
@@ -114,7 +125,13 @@ async function run(session, strategy) {
     if (a.length > b.length || a.slice(0, -1).some((m, j) => key(m) !== key(b[j]))) rewrites++;
   }
   const size = (r) => total(r) + r.body.max_tokens;
+  // Summary calls: how much of each is a cache read, and how many took the partial path (only the
+  // oldest turns, under a prefix of their own, with the instruction for that case).
+  const summaries = requests.filter((r) => r.body.stream !== true);
+  const partial = (r) => JSON.stringify(r.body.messages.at(-1)).includes('Summarize all of the conversation above.');
   return {
+    summaryShares: summaries.map((r) => r.usage.cacheReadTokens / total(r)),
+    partialSummaries: summaries.filter(partial).length,
     rewrites,
     refused: failed,
     input,
@@ -146,21 +163,27 @@ const checks = [];
 let targetsMet = true;
 for (const session of SESSIONS) {
   const results = {};
-  for (const strategy of STRATEGIES) results[strategy] = await run(session, strategy);
+  const strategies = session.strategies ?? STRATEGIES;
+  for (const strategy of strategies) results[strategy] = await run(session, strategy);
   // An append-only conversation only exists where it fits the window: the static run is that sequence.
   const ideal = session.window >= 200_000 ? idealShare(results.static.totals) : undefined;
-  for (const strategy of STRATEGIES) {
+  for (const strategy of strategies) {
     const r = results[strategy];
     rows.push(
       `| ${session.name} | ${strategy}${strategy === 'compaction' ? ' (default)' : ''} | ${r.turns} | ${r.input.toLocaleString('en-US')} | ${pct(r.share)} | ${ideal === undefined ? 'n/a' : pct(ideal)} | ${r.costEq.toFixed(3)} | ${r.peak.toLocaleString('en-US')} (${pct(r.peak / session.window)}) | ${r.rewrites} | ${r.rejected} | ${r.refused} |`,
     );
+    if (r.summaryShares.length) console.log(session.name, strategy, 'summary requests read from cache:', r.summaryShares.map(pct).join(' '), 'partial:', r.partialSummaries);
     console.log(session.name, strategy, pct(r.share), 'ideal', ideal && pct(ideal), 'peak', r.peak, 'rejected', r.rejected, 'refused', r.refused, 'rewrites', r.rewrites);
   }
   const d = results.compaction;
   if (ideal !== undefined) targetsMet &&= ideal - d.share <= 0.01 && d.share >= 0.95;
-  else targetsMet &&= d.rejected === 0 && d.refused === 0 && d.summaryFits;
+  else targetsMet &&= d.rejected === 0 && d.refused === 0 && d.summaryFits && d.summaryShares.every((x) => x >= 0.9);
   if (ideal !== undefined) checks.push(`${session.name}: compaction reads ${pct(d.share)} from the cache, ideal ${pct(ideal)} (${((ideal - d.share) * 100).toFixed(2)} points)`);
   else checks.push(`${session.name}: compaction peak ${pct(d.peak / session.window)} of the window, ${d.rejected} requests over the window, ${d.refused} refused prompts, ${d.compactions} compactions, every summary request fitted: ${d.summaryFits ? 'yes' : 'NO'}`);
+  if (d.summaryShares.length)
+    checks.push(
+      `${session.name}: ${d.summaryShares.length} summary requests, each the last turn request plus one instruction, read ${pct(Math.min(...d.summaryShares))} to ${pct(Math.max(...d.summaryShares))} from the cache; ${d.partialSummaries} took the partial path (the oldest turns alone, when the whole history would not fit a summary request)`,
+    );
 }
 rmSync(scratch, { recursive: true, force: true });
 await fake.close();
@@ -180,7 +203,12 @@ Peak is the largest request including its output reserve. Rewrites are requests 
 an extension of the previous one (compactions, rotations). Over window counts requests whose input
 and output reserve passed the window; refused prompts are prompts the strategy stopped with a clear
 error instead (\`static\` never drops anything). \`single-breakpoint\` is a third-party strategy
-written like peers: append-only with one breakpoint on the newest message.
+written like peers: append-only with one breakpoint on the newest message. The resumed session runs
+each prompt in a new kernel that resumes the stored session (\`assistant -p --continue\`), so the first
+request of each has no calibration and no earlier request in the process. A summary request is the
+last turn request (system, tools, breakpoints, messages) plus one instruction; before that change, the
+resumed session's summaries read 3.7% from the cache (system and tools only) and 20 of its 60 prompts
+were refused by the estimate's margin.
 
 | session | strategy | model turns | input tokens | read from cache | ideal | cost-eq | peak request | rewrites | over window | refused prompts |
 |---|---|---|---|---|---|---|---|---|---|---|
@@ -190,6 +218,6 @@ ${checks.map((c) => `- ${c}`).join('\n')}
 
 Targets: the default strategy within 1 point of the ideal cache-read share on plain and wide sessions
 (≥ 95% on a 40-turn session); compaction keeps every request under the window with no failed request,
-and the compaction request itself always fits — ${targetsMet ? 'met' : 'NOT met'}.`,
+and the compaction request itself always fits, reading ≥ 90% from the cache — ${targetsMet ? 'met' : 'NOT met'}.`,
 );
 console.log(checks.join('\n'));

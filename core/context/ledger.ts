@@ -1,5 +1,5 @@
 import { addUsage, emptyUsage, type Message, type SystemSection, type Usage } from '../types/messages.js';
-import type { ToolSpec } from '../types/provider.js';
+import type { CacheHints, ToolSpec } from '../types/provider.js';
 import type { ContextBudget, ContextMeasure, ContextPart } from '../types/context.js';
 import { estimateParts, sumParts } from './estimate.js';
 import { costUsd, findPrice, type ModelPrice, type PriceTable } from './pricing.js';
@@ -28,6 +28,10 @@ export interface SentRequest extends MeasureInput {
   purpose?: 'turn' | 'compaction';
   /** The usage the provider reported. */
   usage: Usage;
+  /** The prompt-cache breakpoints it carried. */
+  cache?: CacheHints;
+  /** Its thinking budget (absent or 0: off); a change of it invalidates Anthropic's cached messages. */
+  thinkingBudget?: number;
 }
 
 /** One model request as the ledger keeps it: cache reads and writes, cost, and the context breakdown. */
@@ -78,6 +82,11 @@ export interface ContextLedger {
   readonly requests: readonly RequestRecord[];
   /** The latest request of an agent (the main agent when `agentId` is absent). */
   latest(agentId?: string): RequestRecord | undefined;
+  /**
+   * The latest turn request of an agent as it was sent (after `providerRequest`): system, tools,
+   * messages and cache breakpoints. A compaction summary reuses it as its prefix, so it is a cache read.
+   */
+  lastSent(agentId?: string): SentRequest | undefined;
   /** Totals over every request, or one agent's (`null`: the main agent only). */
   totals(agentId?: string | null): LedgerTotals;
   /** The configured price of a model. */
@@ -108,6 +117,8 @@ export function createContextLedger(prices: () => PriceTable | undefined): Conte
   const ratios = new Map<string, number>();
   // The estimate of the latest reported request per model: what a new view adds beyond it is unreported.
   const reportedEstimates = new Map<string, number>();
+  // Only the latest turn request per agent is kept: it holds references to messages the history holds anyway.
+  const lastSent = new Map<string | undefined, SentRequest>();
 
   const measure = (view: MeasureInput): ContextMeasure => {
     const estimated = estimateParts(view);
@@ -148,12 +159,14 @@ export function createContextLedger(prices: () => PriceTable | undefined): Conte
         time: Date.now(),
       };
       requests.push(record);
+      if (record.purpose === 'turn') lastSent.set(sent.agentId, sent);
       return record;
     },
     latest(agentId) {
       for (let i = requests.length - 1; i >= 0; i--) if (requests[i]!.agentId === agentId && requests[i]!.purpose === 'turn') return requests[i];
       return undefined;
     },
+    lastSent: (agentId) => lastSent.get(agentId),
     totals(agentId) {
       const usage = emptyUsage();
       const unpriced = new Set<string>();

@@ -20,6 +20,7 @@ import {
 import { pruneToolOutputs, type PruneOptions } from './prune.js';
 import { preservedUserTexts, requestSummary, summaryInstruction, summaryMessage } from './summarize.js';
 import { COMPACTION_ERRORS } from './errors.js';
+import { summaryPrefix, type SummaryPrefix } from './summary-prefix.js';
 
 interface Options {
   /** Share of the window at which compaction starts. */
@@ -113,17 +114,31 @@ export default definePlugin<Options>({
     /** Where compaction starts: the threshold, but never so late that the summary request would not fit. */
     const triggerAt = (view: ContextView) => Math.min(threshold * view.budget.window, limitAt(view));
     /** Compact past the trigger, unless the last compaction could not get under it and little has been added since. */
-    const due = (view: ContextView, total: number, agentId: string | undefined) => {
-      if (total > limitAt(view)) return true;
+    const due = (view: ContextView, measure: ContextMeasure, agentId: string | undefined) => {
+      const total = measure.total;
+      // `free` counts the estimate's margin too: large for a resumed session, whose history no provider has reported on yet.
+      if (total > limitAt(view) || measure.free < 0) return true;
       const stuck = stuckAt.get(agentId);
       return total > triggerAt(view) && (stuck === undefined || total > stuck + 0.1 * view.budget.window);
     };
     // Measures are calibrated on what was sent before; new content of another kind (a huge log after code) can
     // count higher than that ratio says, so a summary request is sized on the larger of the two with a margin.
-    const fitsSummary = (view: ContextView, messages: Message[]) => {
-      const calibrated = measureWith(view, messages).total;
-      const raw = Object.values(estimateParts({ ...view, messages })).reduce((a, b) => a + b, 0);
-      return Math.max(calibrated, raw) + summaryMaxTokens <= view.budget.window * (1 - ESTIMATE_MARGIN);
+    const fitsSummary = (view: ContextView, messages: Message[], prefix: Pick<SummaryPrefix, 'system' | 'tools' | 'thinkingBudget'> = view) => {
+      const request = { ...view, system: prefix.system, tools: prefix.tools, messages };
+      const calibrated = kernel.budget.measure(request).total;
+      const raw = Object.values(estimateParts(request)).reduce((a, b) => a + b, 0);
+      return Math.max(calibrated, raw) + summaryMaxTokens + (prefix.thinkingBudget ?? 0) <= view.budget.window * (1 - ESTIMATE_MARGIN);
+    };
+    /**
+     * The prefix of a summary request over the whole of `history`: the last turn request's (a cache read)
+     * when it fits, without its thinking budget when only that does not fit; undefined when even the view's would not.
+     */
+    const wholeSummaryPrefix = (view: ContextView, history: Message[], messages: Message[], reason: ContextReason, round: number): SummaryPrefix | undefined => {
+      const last = kernel.budget.lastSent(reason.agentId);
+      const prefix = summaryPrefix(view, history, last, round === 0 && !last);
+      if (fitsSummary(view, messages, prefix)) return prefix;
+      if (prefix.thinkingBudget && fitsSummary(view, messages, { ...prefix, thinkingBudget: undefined })) return { ...prefix, thinkingBudget: undefined };
+      return undefined;
     };
 
     const finish = (view: ContextView, reason: ContextReason, messages: Message[]): ContextView => ({
@@ -163,10 +178,12 @@ export default definePlugin<Options>({
         if (keep === 0 || (round > 0 && keep <= 1)) break;
         const instruction = summaryInstruction({ keptCount: current.length - keep, keptPreview: preview(current[keep]), focus: reason.focus, todos });
         let upTo = keep;
-        let request: { messages: Message[]; cache: ContextView['cache'] };
-        if (fitsSummary(view, [...current, instruction])) {
-          // The whole history as last sent: a cache read up to where the previous request ended.
-          request = { messages: [...current, instruction], cache: planner.place(current, reason.agentId, { remember: false, newest: false }) };
+        let request: { messages: Message[]; prefix: SummaryPrefix };
+        const whole = [...current, instruction];
+        const prefix = wholeSummaryPrefix(view, current, whole, reason, round);
+        if (prefix) {
+          // The whole history after the last turn request's prefix: a cache read up to where that request ended.
+          request = { messages: whole, prefix };
         } else {
           // Too large to send whole: summarize as many of the oldest (pruned) turns as fit, then go again.
           current = pruneToolOutputs(kernel, current, keep, prune).messages;
@@ -177,7 +194,7 @@ export default definePlugin<Options>({
             throw new ContextError(COMPACTION_ERRORS.ASSISTANT_CONTEXT_COMPACTION_FAILED, 'even the oldest turn is too large for a summary request within the window', {
               plugin: 'context-compaction',
             });
-          request = { messages: [...current.slice(0, upTo), alone], cache: { system: true, messages: [] } };
+          request = { messages: [...current.slice(0, upTo), alone], prefix: { system: view.system, tools: view.tools, cache: { system: true, messages: [] }, reused: false } };
         }
         const text = await requestSummary(kernel, { view, ...request, maxTokens: summaryMaxTokens, agentId: reason.agentId, signal: reason.signal });
         summarized += upTo;
@@ -239,7 +256,7 @@ export default definePlugin<Options>({
 
     tapContextStrategy(kernel, 'compaction', async (view, reason) => {
       const before = kernel.budget.measure(view);
-      if (reason.kind === 'turn' && !due(view, before.total, reason.agentId)) return finish(view, reason, view.messages);
+      if (reason.kind === 'turn' && !due(view, before, reason.agentId)) return finish(view, reason, view.messages);
       return compact(view, reason, before);
     });
   },

@@ -5,12 +5,12 @@ import {
   type ContextView,
   type Kernel,
   type Message,
-  type ProviderRequest,
   type TextPart,
   type TodoItem,
   type UserMessage,
 } from '../../core/index.js';
 import { COMPACTION_ERRORS } from './errors.js';
+import type { SummaryPrefix } from './summary-prefix.js';
 
 /** Marks each user message carried word for word inside a summary message. */
 const PRESERVED_PREFIX = '[An earlier message from the user, kept word for word]\n';
@@ -63,11 +63,12 @@ export function summaryMessage(summary: string, userTexts: readonly string[]): U
   return { role: 'user', content, meta: { origin: 'summary', time: Date.now() } };
 }
 
-/** A summary request: the view's system and tools (so the cached prefix is reused), `messages`, and the instruction. */
+/** A summary request: a prefix (the last turn request's where it can be reused), `messages` ending with the instruction. */
 export interface SummaryCall {
   view: ContextView;
+  prefix: Omit<SummaryPrefix, 'reused'>;
   messages: Message[];
-  cache: ProviderRequest['cache'];
+  /** Output budget of the summary itself; a carried thinking budget comes on top. */
   maxTokens: number;
   agentId?: string;
   signal?: AbortSignal;
@@ -76,16 +77,18 @@ export interface SummaryCall {
 /** Asks the model for the summary (through `providerRequest`, recorded in the ledger); returns its text. */
 export async function requestSummary(kernel: Kernel, call: SummaryCall): Promise<string> {
   const provider = kernel.provider();
+  const { system, tools, cache, thinkingBudget } = call.prefix;
   const request = await kernel.hooks.providerRequest.promise({
     model: call.view.model,
-    system: call.view.system,
-    tools: call.view.tools,
+    system,
+    tools,
     messages: call.messages,
-    maxTokens: call.maxTokens,
-    cache: call.cache,
+    maxTokens: call.maxTokens + (thinkingBudget ?? 0),
+    cache,
+    ...(thinkingBudget ? { thinkingBudget } : {}),
   });
   const response = await provider.complete(request, call.signal);
-  const budget = { window: call.view.budget.window, outputReserve: call.maxTokens };
+  const budget = { window: call.view.budget.window, outputReserve: request.maxTokens };
   kernel.budget.record({ ...request, budget, provider: provider.name, agentId: call.agentId, purpose: 'compaction', usage: response.usage });
   // Sub-agents' summaries count toward the session's totals too, like their turns.
   await kernel.session?.record({ type: 'usage', usage: response.usage, model: request.model });
