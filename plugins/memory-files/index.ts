@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import { declaredPaths, decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart } from '../../core/index.js';
+import { declaredPaths, decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart, type ToolCallInfo, type ToolCallPart, type ToolResultPart } from '../../core/index.js';
 import { estimateTextTokens } from '../../core/kits/provider/index.js';
 import { directoryChain, isInside, readMemoryFile, repositoryRoot, type MemoryFile, type MemoryScope, type ReadOptions } from './discover.js';
 
@@ -38,7 +38,7 @@ export default definePlugin<Options>({
       directories: { type: 'boolean', default: true },
     },
   },
-  apply(kernel, options) {
+  apply(kernel, options, { logger }) {
     const names = options.fileNames ?? ['ASSISTANT.md', 'AGENTS.md', 'CLAUDE.md'];
     // Standing instructions: a command that rewrites one steers every later session.
     for (const name of names) kernel.controlFiles.declare({ path: name, why: 'a memory file (standing instructions to the agent)', searched: true, declaredBy: 'memory-files' });
@@ -105,6 +105,17 @@ export default definePlugin<Options>({
     if (options.directories ?? true)
       kernel.hooks.afterToolCall.tapPromise('memory-files', async (result, info) => {
         if (result.isError) return result;
+        try {
+          return await withDirectoryMemory(result, info);
+        } catch (error) {
+          // Memory is an extra: a folder moved or deleted meanwhile must never turn a done call into a failure.
+          logger.warn(`could not attach the memory files of the folder ${info.call.name} worked in: ${(error as Error).message}`);
+          return result;
+        }
+      });
+
+      /** The result with the memory files of the folders the call touched that the agent has not seen yet. */
+      async function withDirectoryMemory(result: ToolResultPart, info: ToolCallInfo & { call: ToolCallPart }): Promise<ToolResultPart> {
         await memory();
         const touched = declaredPaths(info.definition, info.call.input, { projectRoot: kernel.projectRoot, cwd: kernel.cwd });
         const paths = [...touched.reads, ...touched.writes];
@@ -114,7 +125,7 @@ export default definePlugin<Options>({
         for (const raw of paths) {
           const path = resolve(kernel.projectRoot, raw);
           if (!isInside(kernel.projectRoot, path)) continue;
-          const dir = existsSync(path) && statSync(path).isDirectory() ? path : dirname(path);
+          const dir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path);
           for (const d of directoryChain(kernel.projectRoot, dir)) if (!done.has(d)) (done.add(d), fresh.push(d));
         }
         if (!fresh.length) return result;
@@ -122,7 +133,7 @@ export default definePlugin<Options>({
         if (!files.length) return result;
         const note: TextPart = { type: 'text', text: `\n<memory>\nInstructions from memory files of the directory you are working in:\n${render(files)}\n</memory>` };
         return { ...result, content: [...result.content, note] };
-      });
+      }
 
     kernel.hooks.commands.tap('memory-files', (registry) =>
       registry.addSlash({

@@ -222,7 +222,7 @@ describe('race-free writes', () => {
       expect(landedOutside).toEqual([]);
       // A write that succeeded is in the project (in sub/, or in sub.real/ where the swapper parked it).
       results.forEach((r, i) => {
-        if (r.isError) expect(r.metadata?.code).toMatch(/ASSISTANT_TOOL_(PATH_REFUSED|FAILED)/);
+        if (r.isError) expect(r.metadata?.code, JSON.stringify(r).slice(0, 600)).toMatch(/ASSISTANT_TOOL_(PATH_REFUSED|FAILED)/);
         else expect(existsSync(join(project, 'sub', `file-${i}.txt`)) || existsSync(join(project, 'sub.real', `file-${i}.txt`))).toBe(true);
       });
     } finally {
