@@ -18,7 +18,8 @@ export { recordHooks, type HookRecorder, type HookCall, type HookArgs, type Hook
 export { createTempProject, type TempProject } from './project.js';
 export { resultText } from './results.js';
 export type { BarrierSpec, BarrierOutcome } from './fake-llm/barrier.js';
-export { startFakeLlm, runFakeLlmCli, type FakeLlm, type FakeLlmOptions, type FakeLlmRequest } from './fake-llm/server.js';
+export { startFakeLlm, type FakeLlm, type FakeLlmOptions, type FakeLlmRequest } from './fake-llm/server.js';
+export { runFakeLlmCli } from './fake-llm/cli.js';
 export {
   checkFixture,
   readFixture,

@@ -3,7 +3,7 @@
 // This entry keeps `node test/fake-llm/server.js --fixture <file>` and the tests' import path
 // working; it runs the compiled server, so build first (`npm run build`).
 import { pathToFileURL } from 'node:url';
-import { runFakeLlmCli } from '../../dist/core/testing/fake-llm/server.js';
+import { runFakeLlmCli } from '../../dist/core/testing/fake-llm/cli.js';
 
 export { startFakeLlm } from '../../dist/core/testing/fake-llm/server.js';
 

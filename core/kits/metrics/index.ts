@@ -1,10 +1,8 @@
 /** Helpers for metrics plugins (`<pkg>/kits/metrics`): the registry the kernel keeps, merging, quantiles and text output. */
+export { mergeMetrics, histogramQuantile, formatMetrics } from './summaries.js';
 export {
   createMetricsRegistry,
-  mergeMetrics,
-  histogramQuantile,
   DURATION_BUCKETS_MS,
-  formatMetrics,
   type MetricsRegistry,
   type MetricsSnapshot,
   type MetricDescription,

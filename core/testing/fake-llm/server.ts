@@ -1,9 +1,8 @@
 // A wire-compatible fake LLM server: Anthropic /v1/messages and OpenAI /v1/chat/completions on
-// 127.0.0.1, scripted by a fixture (see the fake-llm README). Runs in-process (startFakeLlm) or on
-// its own (runFakeLlmCli).
+// 127.0.0.1, scripted by a fixture (see docs/fake-llm.md). Runs in-process (startFakeLlm) or on its
+// own (runFakeLlmCli, in cli.ts).
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { parseArgs } from 'node:util';
 import * as anthropic from './anthropic.js';
 import * as openai from './openai.js';
 import type { AnthropicPromptCache, OpenAIPromptCache, WireBody } from './prompt-cache.js';
@@ -367,49 +366,4 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'request-id': 'req_fake', ...headers });
   res.end(text);
-}
-
-/**
- * Runs the server on its own until SIGINT/SIGTERM: `--fixture <file> [--port N] [--host H]`.
- * Prints the base URLs; returns the exit code for bad arguments without starting.
- */
-export async function runFakeLlmCli(args: string[], usage = 'fake-llm'): Promise<number | undefined> {
-  const usageLine = `usage: ${usage} --fixture <file.json> [--port N] [--host 127.0.0.1]\n`;
-  const fail = (problem: string) => {
-    process.stderr.write(`${usage}: ${problem}\n${usageLine}`);
-    return 2;
-  };
-  let values: { fixture?: string; port: string; host: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { fixture: { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(usageLine);
-    return 0;
-  }
-  if (!values.fixture) return fail('--fixture is required');
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
-  let fixture: Fixture;
-  try {
-    fixture = readFixture(values.fixture);
-  } catch (error) {
-    return fail((error as NodeJS.ErrnoException).code === 'ENOENT' ? `no fixture file ${values.fixture}` : (error as Error).message);
-  }
-  let fake: FakeLlm;
-  try {
-    fake = await startFakeLlm({ fixture, port, host: values.host });
-  } catch (error) {
-    return fail(`cannot listen on ${values.host}:${port}: ${(error as Error).message}`);
-  }
-  process.stdout.write(`fake-llm listening on ${fake.url}\n  ANTHROPIC_BASE_URL=${fake.anthropicBaseURL}\n  OPENAI_BASE_URL=${fake.openaiBaseURL}\n  requests: GET ${fake.url}/_requests\n`);
-  const stop = () => fake.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return undefined;
 }
