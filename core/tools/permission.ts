@@ -1,26 +1,13 @@
 import { isAssistantError } from '../kernel/errors.js';
 import type { Hooks } from '../kernel/hooks.js';
 import type { ToolCallPart } from '../types/messages.js';
-import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionMode, PermissionRequest } from '../types/permission.js';
+import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionRequest } from '../types/permission.js';
 import type { ToolDefinition } from '../types/tools.js';
 import { touchedBy } from './touched.js';
 import { headlessDenialMessage } from './hint.js';
 
-/** Where a call is judged. */
-export interface PermissionScope {
-  /** The project root. */
-  projectRoot: string;
-  /** The directory relative paths are taken from. */
-  cwd: string;
-  /** The permission mode in force. */
-  mode: PermissionMode;
-  /** No one can approve: `ask` becomes a denial. */
-  headless: boolean;
-  /** The open session, when there is one. */
-  sessionId?: string;
-  /** The sub-agent making the call; absent for the main agent. */
-  agentId?: string;
-}
+/** Where a call is judged: the request's own fields, so the two never drift apart. */
+export type PermissionScope = Pick<PermissionRequest, 'projectRoot' | 'cwd' | 'mode' | 'headless' | 'sessionId' | 'agentId'>;
 
 /**
  * Builds the request the permission hook judges: the paths come from the tool's lock set (its one
