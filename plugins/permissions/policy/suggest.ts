@@ -1,4 +1,6 @@
-import { dirname, relative, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, parse, relative, sep } from 'node:path';
 import type { PermissionRequest } from '../../../core/index.js';
 import type { RequestFacts } from './facts.js';
 import { coveringRule, type MatchContext } from './rules/match.js';
@@ -25,6 +27,21 @@ function commandRule(command: ShellCommand): string | undefined {
   return `Bash(${(words as string[]).map(quote).join(' ')})`;
 }
 
+/** The folder a grant for this path covers: a searched folder itself, a file's folder. */
+function scopeFolder(real: string): string {
+  return statSync(real, { throwIfNoEntry: false })?.isDirectory() ? real : dirname(real);
+}
+
+/** Folders too wide to offer "always" for: the file system's root, the home folder or one above it. */
+function tooWide(dir: string): boolean {
+  if (dir === parse(dir).root) return true;
+  const homes = [homedir(), process.env.HOME].filter((h): h is string => Boolean(h));
+  return homes.some((home) => {
+    const up = relative(dir, home);
+    return up === '' || (!up.startsWith('..') && !isAbsolute(up));
+  });
+}
+
 function candidates(request: PermissionRequest, facts: RequestFacts, context: MatchContext): string[] {
   if (facts.shell) {
     const unsafe = facts.shell.commands.filter((c) => !isSafeCommand(c, context.trustTests));
@@ -35,10 +52,11 @@ function candidates(request: PermissionRequest, facts: RequestFacts, context: Ma
   const own = [...facts.reads, ...facts.writes];
   if (!own.length || own.some((f) => !f.real || f.protected)) return request.category === 'read' || request.category === 'edit' ? [] : [request.tool];
   const tool = request.category === 'read' ? 'Read' : request.category === 'edit' ? 'Edit' : request.tool;
-  const dirs = [...new Set(own.map((f) => dirname(f.real!)))];
+  const dirs = [...new Set(own.map((f) => scopeFolder(f.real!)))];
   if (dirs.length !== 1) return [];
   const dir = dirs[0]!;
   const inside = own.every((f) => f.inside);
+  if (!inside && tooWide(dir)) return [];
   const pattern = inside ? relative(context.root, dir).split(sep).join('/') : dir;
   if (inside && !pattern) return own.length === 1 ? [`${tool}(${relative(context.root, own[0]!.real!)})`] : [];
   return [`${tool}(${inside ? pattern : '/' + pattern.replace(/^\/+/, '')}/**)`];
