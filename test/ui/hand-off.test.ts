@@ -1,7 +1,7 @@
 // Hand-off between surfaces on one session (UC4): a terminal UI in tmux, a headless run that takes
 // the session over, and a terminal that resumes it again. All real parts: the built CLI, the
 // Anthropic SDK against the fake LLM server, the jsonl store.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ const SCRIPT = {
     { name: 'one', when: { userText: 'first prompt' }, reply: { text: 'first answer' } },
     { name: 'two', when: { userText: 'second prompt' }, reply: { text: 'second answer' } },
     { name: 'three', when: { userText: 'third prompt' }, reply: { text: 'third answer' } },
+    { name: 'write', when: { userText: 'write the file' }, reply: { text: 'Writing it.', toolCalls: [{ id: 'w1', name: 'Write', input: { file_path: 'new.txt', content: 'x\n' } }] } },
+    { name: 'wrote', when: { toolResultFor: 'w1' }, reply: { text: 'done writing' } },
   ],
   fallback: { text: 'UNEXPECTED REQUEST' },
 };
@@ -93,5 +95,39 @@ describe.skipIf(!hasTmux)('hand-off between surfaces', () => {
     expect(lines.filter((l) => l.e.type === 'resume').map((l) => l.e.owner?.kind)).toEqual(['headless', 'terminal']);
     const last = fake.requests.at(-1)!;
     expect(JSON.stringify(last.body)).toContain('second answer');
+  });
+
+  it('an approval still waiting in the terminal when the session moves is not lost: the new surface is told it did not run', async () => {
+    fake.setFixture(SCRIPT);
+    fake.reset();
+    const dir = gitProject({ 'README.md': '# demo\n' });
+    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
+    const term = TmuxTerminal.start({ cwd: dir, env, width: 100 });
+    terminals.push(term);
+    await term.waitFor('default mode');
+    term.type('write the file');
+    term.keys('Enter');
+    await term.waitFor('Allow Write');
+
+    const listed = await runCli(['sessions', 'list', '--json'], { cwd: dir, env });
+    const id = (JSON.parse(listed.stdout) as Array<{ id: string }>)[0]!.id;
+    const headless = await runCli(['-p', '--resume', id, '--take-over', 'second prompt'], { cwd: dir, env });
+    expect(headless.code).toBe(0);
+    expect(headless.stdout).toContain('second answer');
+    // The headless surface says what was pending, and so does the history the model got.
+    expect(headless.stderr).toMatch(/waited for the user's approval.*waiting in terminal on host .*Write/s);
+    const request = JSON.stringify(fake.requests.at(-1)!.body);
+    expect(request).toMatch(/waited for the user's approval, so they did not run/);
+    expect(request).toContain('new.txt');
+
+    await term.waitFor('[exit 1]', { inHistory: true });
+    expect(existsSync(join(dir, 'new.txt'))).toBe(false);
+    // Said once: resuming again does not repeat it.
+    fake.reset();
+    const later = await runCli(['-p', '--resume', id, 'third prompt'], { cwd: dir, env });
+    expect(later.code).toBe(0);
+    expect(later.stderr).not.toMatch(/waited for the user's approval/);
+    const file = filesUnder(env.ASSISTANT_DATA_DIR!).find((f) => f.endsWith(`${id}.jsonl`))!;
+    expect(readFileSync(file, 'utf8').match(/waited for the user's approval/g)).toHaveLength(1);
   });
 });
