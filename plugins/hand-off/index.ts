@@ -1,5 +1,4 @@
 import { currentOwner, definePlugin, Stage, type Json, type OriginEvent } from '../../core/index.js';
-import { describeOwner } from '../../core/kits/agent/index.js';
 import { APPROVALS_CHANNEL, askedRecord, pendingApprovals, pendingNote, type ApprovalRecord } from './pending.js';
 
 /**
@@ -18,6 +17,8 @@ export default definePlugin({
     // First, and awaited: the note is durable before anyone is asked, so a take-over cannot miss it. Abstains.
     kernel.hooks.approval.tapPromise({ name: 'hand-off', stage: Stage.FIRST }, async (items) => {
       const sessionId = items[0]?.request.sessionId;
+      // Imported on use: booting (every start, `--help` included) does not load the agent kit.
+      const { describeOwner } = await import('../../core/kits/agent/index.js');
       const record = askedRecord(items, describeOwner(currentOwner()));
       if (sessionId && record) await note(sessionId, record).catch((error) => logger.debug(`could not note the approvals asked: ${(error as Error).message}`));
       return undefined;
