@@ -24,9 +24,12 @@ export default definePlugin({
       return undefined;
     });
 
+    // Only a yes is noted: a call allowed may have run even if its result never reached the store. A
+    // no (a person's, or the denial a surface gives its open questions as it leaves after losing
+    // the session) never runs anything, so it leaves the call pending for the next surface.
     kernel.hooks.event.tap('hand-off', (event: OriginEvent) => {
-      if (event.type !== 'approval' || !event.sessionId || event.agentId || !event.request.callId) return;
-      void note(event.sessionId, { kind: 'answered', callIds: [event.request.callId] }).catch((error) => logger.debug(`could not note an answer: ${(error as Error).message}`));
+      if (event.type !== 'approval' || event.answer.behavior !== 'allow' || !event.sessionId || event.agentId || !event.request.callId) return;
+      void note(event.sessionId, { kind: 'allowed', callIds: [event.request.callId] }).catch((error) => logger.debug(`could not note an answer: ${(error as Error).message}`));
     });
 
     kernel.hooks.sessionOpen.tapPromise('hand-off', async (session, info) => {

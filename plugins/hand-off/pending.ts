@@ -1,6 +1,6 @@
 import type { ApprovalRequest, Json, Message } from '../../core/index.js';
 
-/** The side channel where surfaces note the approvals they ask and get answered. */
+/** The side channel where surfaces note the approvals they ask, and the calls a person allowed. */
 export const APPROVALS_CHANNEL = 'approvals';
 
 /** One call a surface asked a person about. */
@@ -11,10 +11,10 @@ interface AskedCall {
   what: string;
 }
 
-/** A record of the channel: a batch asked (by which surface), calls answered, or calls already carried into a later surface. */
+/** A record of the channel: a batch asked (by which surface), calls a person allowed, or calls already carried into a later surface. */
 export type ApprovalRecord =
   | { kind: 'asked'; time: number; where: string; calls: AskedCall[] }
-  | { kind: 'answered' | 'carried'; callIds: string[] };
+  | { kind: 'allowed' | 'carried'; callIds: string[] };
 
 /** The record of a batch about to be asked: main-agent calls only (a sub-agent's live in its own history). */
 export function askedRecord(items: ApprovalRequest[], where: string): ApprovalRecord | undefined {
@@ -36,7 +36,7 @@ export interface PendingBatch {
 }
 
 /**
- * The calls asked about and never answered, whose only result is the note a resume adds for calls
+ * The calls asked about and never allowed, whose only result is the note a resume adds for calls
  * a surface left unfinished (or none): they waited for approval when the session moved, and never ran.
  */
 export function pendingApprovals(records: Json[], messages: readonly Message[]): PendingBatch[] {
@@ -44,7 +44,7 @@ export function pendingApprovals(records: Json[], messages: readonly Message[]):
   const asked: Array<{ where: string; call: AskedCall }> = [];
   for (const raw of records as ApprovalRecord[]) {
     if (raw?.kind === 'asked' && Array.isArray(raw.calls)) for (const call of raw.calls) asked.push({ where: String(raw.where), call });
-    else if ((raw?.kind === 'answered' || raw?.kind === 'carried') && Array.isArray(raw.callIds)) for (const id of raw.callIds) settled.add(id);
+    else if ((raw?.kind === 'allowed' || raw?.kind === 'carried') && Array.isArray(raw.callIds)) for (const id of raw.callIds) settled.add(id);
   }
   const batches = new Map<string, AskedCall[]>();
   for (const { where, call } of asked) {

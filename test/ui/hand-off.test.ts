@@ -4,20 +4,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitProject, startFakeLlm, type FakeLlm } from '../e2e/support.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gitProject, sharedFakeLlm } from '../e2e/support.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv } from '../support/project.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const hasTmux = tmuxAvailable();
-let fake: FakeLlm;
+const llm = sharedFakeLlm();
 const terminals: TmuxTerminal[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm({ fixture: { turns: [] } });
-});
 afterEach(() => terminals.splice(0).forEach((t) => t.close()));
-afterAll(() => fake?.close());
 
 const SCRIPT = {
   turns: [
@@ -41,25 +37,28 @@ function filesUnder(dir: string): string[] {
 type Line = { e: { type: string; message?: { role: string; content: Array<{ type: string; text?: string }> }; owner?: { kind?: string } } };
 const textOf = (line: Line) => line.e.message?.content.map((p) => p.text ?? '').join('') ?? '';
 
+/** A project, its environment, and a terminal UI in it that has sent `prompt` and shows `waitFor`. */
+async function terminalAfter(prompt: string, waitFor: string) {
+  llm.script(SCRIPT);
+  const dir = gitProject({ 'README.md': '# demo\n' });
+  const env = isolatedEnv({ ANTHROPIC_BASE_URL: llm.server.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
+  const term = TmuxTerminal.start({ cwd: dir, env, width: 100 });
+  terminals.push(term);
+  await term.waitFor('default mode');
+  term.type(prompt);
+  term.keys('Enter');
+  await term.waitFor(waitFor);
+  const listed = await runCli(['sessions', 'list', '--json'], { cwd: dir, env });
+  const [row] = JSON.parse(listed.stdout) as Array<{ id: string; inUseBy?: string }>;
+  return { dir, env, term, row: row! };
+}
+
 describe.skipIf(!hasTmux)('hand-off between surfaces', () => {
   it('terminal → headless --take-over → terminal: the losing terminal says where the session went, and every event is stored once', async () => {
-    fake.setFixture(SCRIPT);
-    fake.reset();
-    const dir = gitProject({ 'README.md': '# demo\n' });
-    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
-
-    const first = TmuxTerminal.start({ cwd: dir, env, width: 100 });
-    terminals.push(first);
-    await first.waitFor('default mode');
-    first.type('first prompt');
-    first.keys('Enter');
-    await first.waitFor('first answer');
+    const { dir, env, term: first, row } = await terminalAfter('first prompt', 'first answer');
     await first.waitFor('› Ask anything');
-
-    const listed = await runCli(['sessions', 'list', '--json'], { cwd: dir, env });
-    const [row] = JSON.parse(listed.stdout) as Array<{ id: string; inUseBy?: string }>;
-    expect(row?.inUseBy).toBeTruthy();
-    const id = row!.id;
+    expect(row.inUseBy).toBeTruthy();
+    const id = row.id;
 
     // Without --take-over the headless run is refused: the terminal holds the session.
     const refused = await runCli(['-p', '--resume', id, 'second prompt'], { cwd: dir, env });
@@ -93,37 +92,26 @@ describe.skipIf(!hasTmux)('hand-off between surfaces', () => {
     expect(messages).toEqual(['first prompt', 'first answer', 'second prompt', 'second answer', 'third prompt', 'third answer']);
     expect(lines.filter((l) => l.e.type === 'session_start')).toHaveLength(1);
     expect(lines.filter((l) => l.e.type === 'resume').map((l) => l.e.owner?.kind)).toEqual(['headless', 'terminal']);
-    const last = fake.requests.at(-1)!;
+    const last = llm.server.requests.at(-1)!;
     expect(JSON.stringify(last.body)).toContain('second answer');
   });
 
   it('an approval still waiting in the terminal when the session moves is not lost: the new surface is told it did not run', async () => {
-    fake.setFixture(SCRIPT);
-    fake.reset();
-    const dir = gitProject({ 'README.md': '# demo\n' });
-    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
-    const term = TmuxTerminal.start({ cwd: dir, env, width: 100 });
-    terminals.push(term);
-    await term.waitFor('default mode');
-    term.type('write the file');
-    term.keys('Enter');
-    await term.waitFor('Allow Write');
-
-    const listed = await runCli(['sessions', 'list', '--json'], { cwd: dir, env });
-    const id = (JSON.parse(listed.stdout) as Array<{ id: string }>)[0]!.id;
+    const { dir, env, term, row } = await terminalAfter('write the file', 'Allow Write');
+    const id = row.id;
     const headless = await runCli(['-p', '--resume', id, '--take-over', 'second prompt'], { cwd: dir, env });
     expect(headless.code).toBe(0);
     expect(headless.stdout).toContain('second answer');
     // The headless surface says what was pending, and so does the history the model got.
     expect(headless.stderr).toMatch(/waited for the user's approval.*waiting in terminal on host .*Write/s);
-    const request = JSON.stringify(fake.requests.at(-1)!.body);
+    const request = JSON.stringify(llm.server.requests.at(-1)!.body);
     expect(request).toMatch(/waited for the user's approval, so they did not run/);
     expect(request).toContain('new.txt');
 
     await term.waitFor('[exit 1]', { inHistory: true });
     expect(existsSync(join(dir, 'new.txt'))).toBe(false);
     // Said once: resuming again does not repeat it.
-    fake.reset();
+    llm.server.reset();
     const later = await runCli(['-p', '--resume', id, 'third prompt'], { cwd: dir, env });
     expect(later.code).toBe(0);
     expect(later.stderr).not.toMatch(/waited for the user's approval/);
