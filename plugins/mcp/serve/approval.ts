@@ -5,7 +5,7 @@ export interface Asker {
   /** True when the client declared the `elicitation` capability. */
   canElicit(): boolean;
   /** Sends `elicitation/create` with a yes/no form; resolves with the client's answer. */
-  elicit(message: string, signal?: AbortSignal): Promise<{ action: string; content?: Record<string, unknown> }>;
+  elicit(message: string): Promise<{ action: string; content?: Record<string, unknown> }>;
 }
 
 /** The form an approval elicitation asks for: one explicit yes, so an empty "accept" never allows anything. */

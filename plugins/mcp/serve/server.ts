@@ -4,6 +4,9 @@ import { Stage, type Kernel, type Logger, type PermissionMode } from '../../../c
 import { answerApprovals, APPROVAL_FORM, type Asker } from './approval.js';
 import { offeredTools, toMcpResult } from './offered.js';
 
+/** How long a person has to answer an approval before it counts as a no. */
+const ELICIT_TIMEOUT_MS = 10 * 60_000;
+
 /** What `serveTools` runs on. */
 export interface ServeOptions {
   /** The kernel whose tools are served: started, not headless (approvals reach the `approval` hook). */
@@ -27,7 +30,8 @@ export async function serveTools({ kernel, mode, logger, version }: ServeOptions
   const server = new Server({ name: 'assistant', version }, { capabilities: { tools: {} } });
   const asker: Asker = {
     canElicit: () => Boolean(server.getClientCapabilities()?.elicitation),
-    elicit: (message) => server.elicitInput({ mode: 'form', message, requestedSchema: APPROVAL_FORM as never }),
+    // A person answers: far longer than the SDK's 60 s default for a request.
+    elicit: (message) => server.elicitInput({ mode: 'form', message, requestedSchema: APPROVAL_FORM as never }, { timeout: ELICIT_TIMEOUT_MS }),
   };
   kernel.hooks.approval.tapPromise({ name: 'mcp-serve', stage: Stage.INTERACTIVE }, (items) => answerApprovals(asker, items));
 
