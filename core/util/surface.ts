@@ -44,8 +44,11 @@ export function currentOwner(now = Date.now()): SessionOwner {
   };
 }
 
+/** Text from a lease (another process, maybe another machine, wrote it) made safe to print: no control characters, bounded. */
+const printable = (value: unknown) => String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 200);
+
 /** An owner for people: `headless on host build-7 (pid 4242)`, with its label when it has one. */
 export function describeOwner(owner: Pick<SessionOwner, 'kind' | 'label' | 'host' | 'pid' | 'surface'>): string {
-  if (!owner.kind) return owner.surface;
-  return `${owner.kind}${owner.label ? ` (${owner.label})` : ''} on host ${owner.host} (pid ${owner.pid})`;
+  if (!owner.kind) return printable(owner.surface);
+  return printable(`${owner.kind}${owner.label ? ` (${owner.label})` : ''} on host ${owner.host} (pid ${owner.pid})`);
 }

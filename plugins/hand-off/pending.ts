@@ -56,8 +56,12 @@ export function pendingApprovals(records: Json[], messages: readonly Message[]):
   return [...batches].map(([where, calls]) => ({ where, calls }));
 }
 
+/** Channel text (any surface sharing the store wrote it) made safe to show: no control characters, bounded. */
+const printable = (value: unknown, max = 200) => String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, max);
+
 /** The note the model and the new surface get: what waited, where, and that it did not run. */
 export function pendingNote(batches: PendingBatch[]): string {
-  const lines = batches.map((b) => `waiting in ${b.where}: ${b.calls.map((c) => `${c.tool}${c.what ? ` ${c.what}` : ''}`).join('; ')}`);
+  const call = (c: AskedCall) => printable(`${c.tool}${c.what ? ` ${c.what}` : ''}`);
+  const lines = batches.map((b) => `waiting in ${printable(b.where)}: ${b.calls.map(call).join('; ')}`);
   return `Note: the session moved to this surface while tool calls waited for the user's approval, so they did not run (${lines.join(' | ')}). Call them again if they are still needed: the user will be asked here.`;
 }

@@ -1,6 +1,7 @@
 // Which approvals were still waiting when a session moved: the `approvals` side channel read against the history.
 import { describe, expect, it } from 'vitest';
 import type { Json, Message } from '../../dist/core/index.js';
+import { describeOwner } from '../../dist/core/kits/agent/index.js';
 import { pendingApprovals, pendingNote } from '../../dist/plugins/hand-off/pending.js';
 
 const asked = (where: string, ...ids: string[]): Json => ({ kind: 'asked', time: 1, where, calls: ids.map((callId) => ({ callId, tool: 'Write', what: `${callId}.txt` })) });
@@ -21,5 +22,14 @@ describe('pending approvals', () => {
 
   it('are told once: calls carried into a surface are not pending again', () => {
     expect(pendingApprovals([asked('x', 'w1'), { kind: 'carried', callIds: ['w1'] }], [])).toEqual([]);
+  });
+
+  it('never prints control characters another surface put in a lease or a record', () => {
+    const forged = { kind: 'serve\x1b]0;pwned\x07', label: 'x\x1b[2J', host: 'h\r\n', pid: 1, surface: 's' };
+    expect(describeOwner(forged)).not.toMatch(/[\x00-\x1f\x7f]/);
+    expect(describeOwner({ ...forged, kind: undefined, surface: 'a\x1b[31mb' })).not.toMatch(/[\x00-\x1f]/);
+    const note = pendingNote([{ where: 'w\x1b[2J', calls: [{ callId: 'c', tool: 'Bash', what: 'echo\x1b[31m hi\nrm' }] }]);
+    expect(note).not.toMatch(/[\x00-\x1f]/);
+    expect(note).toContain('Bash echo');
   });
 });
