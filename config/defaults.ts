@@ -20,6 +20,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'context-static',
   'context-commands',
   'session-commands',
+  'hand-off',
   'diagnostics',
   'ui-terminal',
   'store-jsonl',

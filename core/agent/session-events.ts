@@ -1,5 +1,5 @@
 import { addUsage, emptyUsage, type Message, type ToolMessage } from '../types/messages.js';
-import type { SessionEvent, SessionInfo, SessionSnapshot } from '../types/session.js';
+import type { SessionEvent, SessionInfo, SessionOwner, SessionSnapshot } from '../types/session.js';
 import { projectHash } from '../util/paths.js';
 
 /** Applies one event to a snapshot in place. The one reducer: live sessions and stores share it. */
@@ -11,6 +11,7 @@ export function applySessionEvent(state: SessionSnapshot, event: SessionEvent, t
     case 'resume':
       state.info.projectRoot = event.projectRoot;
       state.info.projectHash = event.projectHash;
+      if (event.owner) state.info.openedBy = { ...event.owner };
       break;
     case 'message':
       state.messages.push(event.message);
@@ -82,7 +83,7 @@ export function danglingToolResults(messages: readonly Message[]): ToolMessage |
   };
 }
 
-/** The `resume` event for reopening a session at `projectRoot`. */
-export function resumeEvent(projectRoot: string, surface: string): SessionEvent {
-  return { type: 'resume', projectRoot, projectHash: projectHash(projectRoot), surface };
+/** The `resume` event for reopening a session at `projectRoot`, by `owner`. */
+export function resumeEvent(projectRoot: string, owner: SessionOwner): SessionEvent {
+  return { type: 'resume', projectRoot, projectHash: projectHash(projectRoot), surface: owner.surface, owner };
 }

@@ -55,6 +55,7 @@ function newInfo(options: OpenSessionOptions, now: number): SessionInfo {
     provider: options.provider,
     model: options.model,
     mode: options.mode,
+    openedBy: currentOwner(now),
     ...(options.fork ? { forkedFrom: options.fork.info.id, title: options.fork.info.title } : {}),
   };
 }
@@ -115,7 +116,7 @@ export async function openSession(hooks: Hooks, options: OpenSessionOptions): Pr
 
   if (options.resume) {
     const movedFrom = state.info.projectRoot !== options.projectRoot ? state.info.projectRoot : undefined;
-    await record(resumeEvent(options.projectRoot, currentOwner(now).surface));
+    await record(resumeEvent(options.projectRoot, currentOwner(now)));
     const repaired = danglingToolResults(state.messages);
     if (repaired) await record({ type: 'message', message: repaired });
     if (movedFrom)

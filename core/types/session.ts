@@ -42,6 +42,8 @@ export interface SessionInfo {
   mode?: PermissionMode;
   /** The session this one was forked from. */
   forkedFrom?: string;
+  /** The surface that last opened it (started or resumed it): where a surface that lost it says it went. */
+  openedBy?: SessionOwner;
 }
 
 /** Where the history was compacted: the marker a compaction event leaves. */
@@ -59,8 +61,8 @@ export interface CompactionMarker {
 /** Everything appended to a session, one record per event. */
 export type SessionEvent =
   | { type: 'session_start'; info: SessionInfo }
-  /** The session was opened again (resumed), possibly from a moved project, by `surface`. */
-  | { type: 'resume'; projectRoot: string; projectHash: string; surface: string }
+  /** The session was opened again (resumed), possibly from a moved project, by `surface` (`owner`: the same, in full). */
+  | { type: 'resume'; projectRoot: string; projectHash: string; surface: string; owner?: SessionOwner }
   | { type: 'message'; message: Message }
   | { type: 'usage'; usage: Usage; model: string }
   | { type: 'todos'; todos: TodoItem[] }
@@ -130,6 +132,9 @@ export interface SessionListQuery {
   limit?: number;
 }
 
+/** The kinds of surface a session can be open on (a third party's front end may name its own). */
+export type SurfaceKind = 'terminal' | 'headless' | 'acp' | 'serve' | 'mcp' | 'sdk' | (string & {});
+
 /** What a store knows about the surface (terminal, process) holding a session. */
 export interface SessionOwner {
   /** `user@host:/dev/pts/3`, for people. */
@@ -140,6 +145,10 @@ export interface SessionOwner {
   host: string;
   /** When it claimed the session (ms since the epoch). */
   since: number;
+  /** Which front end holds it (`terminal`, `headless`, `acp`, `serve`...); absent in leases written before it was recorded. */
+  kind?: SurfaceKind;
+  /** What the front end calls itself, e.g. the editor connected over ACP or the web server's URL. */
+  label?: string;
 }
 
 /** One active surface per session: released on close or by `release()`. */
@@ -195,6 +204,11 @@ export interface SessionStore {
   appendRecords(sessionId: string, channel: string, records: Json[]): Promise<void>;
   /** Reads a side channel of a session (empty when it has none). */
   readRecords(sessionId: string, channel: string): Promise<Json[]>;
+  /**
+   * Who holds the session's lease right now (`mine`: this store's own lease), or undefined when no
+   * live surface holds it. Optional: a store without it cannot tell a surface where its session went.
+   */
+  holder?(sessionId: string): Promise<{ owner: SessionOwner; mine: boolean } | undefined>;
   /** Flushes, releases leases and closes files or connections. */
   close(): Promise<void>;
 }

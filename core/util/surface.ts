@@ -1,6 +1,6 @@
 import { readlinkSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
-import type { SessionOwner } from '../types/session.js';
+import type { SessionOwner, SurfaceKind } from '../types/session.js';
 
 function ttyName(): string | undefined {
   if (!process.stdin.isTTY) return process.env.SSH_TTY;
@@ -20,7 +20,18 @@ function userName(): string {
   }
 }
 
-/** Who is running this process, for "session in use on <surface>" messages: `user@host:tty` or `user@host (pid N)`. */
+/**
+ * The front end this process runs (terminal UI, headless run, ACP agent, web server...). It belongs
+ * to the process, like its pid: every kernel and store in it claims sessions as this surface.
+ */
+let thisSurface: { kind: SurfaceKind; label?: string } | undefined;
+
+/** Says which front end this process is, before it opens sessions (the lease records it). */
+export function setSurface(kind: SurfaceKind, label?: string): void {
+  thisSurface = { kind, ...(label ? { label } : {}) };
+}
+
+/** Who is running this process, for "session in use on <surface>" messages: `user@host:tty` or `user@host (pid N)`, and which front end. */
 export function currentOwner(now = Date.now()): SessionOwner {
   const host = hostname();
   const tty = ttyName();
@@ -29,5 +40,15 @@ export function currentOwner(now = Date.now()): SessionOwner {
     pid: process.pid,
     host,
     since: now,
+    ...thisSurface,
   };
+}
+
+/** Text from a lease (another process, maybe another machine, wrote it) made safe to print: no control characters, bounded. */
+const printable = (value: unknown) => String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 200);
+
+/** An owner for people: `headless on host build-7 (pid 4242)`, with its label when it has one. */
+export function describeOwner(owner: Pick<SessionOwner, 'kind' | 'label' | 'host' | 'pid' | 'surface'>): string {
+  if (!owner.kind) return printable(owner.surface);
+  return printable(`${owner.kind}${owner.label ? ` (${owner.label})` : ''} on host ${owner.host} (pid ${owner.pid})`);
 }

@@ -7,6 +7,7 @@ import { serverSchema, type ServerConfig } from './schema.js';
 import { formatRows, serverRow } from './status.js';
 import { join } from 'node:path';
 import { MCP_ERRORS } from './errors.js';
+import { serveCommand } from './serve/command.js';
 
 /** What the `mcp` subcommands need. */
 export interface CliDeps {
@@ -110,11 +111,11 @@ async function remove(deps: CliDeps, name: string): Promise<number> {
   );
 }
 
-/** `assistant mcp list | add | remove`. */
+/** `assistant mcp list | add | remove | serve`. */
 export function mcpCommand(deps: CliDeps): CliCommand {
   return {
     name: 'mcp',
-    description: 'list, add or remove MCP servers',
+    description: 'list, add or remove MCP servers, or serve the built-in tools over MCP',
     subcommands: [
       {
         name: 'list',
@@ -139,6 +140,7 @@ export function mcpCommand(deps: CliDeps): CliCommand {
         arguments: '<name>',
         action: ([name]) => remove(deps, name!),
       },
+      serveCommand(deps),
     ],
   };
 }

@@ -69,6 +69,9 @@ async function mapInBatches<T, R>(items: T[], size: number, fn: (item: T) => Pro
 }
 
 
+/** A lock's holder without the secrets that fence writes. */
+const ownerOf = ({ token: _token, startTicks: _ticks, ...owner }: LockRecord): SessionOwner => owner;
+
 const invalidId = (id: string) =>
   new SessionError('ASSISTANT_SESSION_NOT_FOUND', `"${id.slice(0, 60)}" is not a session id (a lowercase UUID)`, { plugin: PLUGIN });
 
@@ -76,9 +79,9 @@ const invalidId = (id: string) =>
  * The embedded store: one append-only JSONL file per session under the user's data directory,
  * grouped by project; a metadata file per session rewritten atomically; side channels beside it;
  * a lock file per session so only one process writes it. `owner` is who the locks name as holder
- * (this process, unless a test plays several processes).
+ * (this process as it is when it takes each lock, unless a test plays several processes).
  */
-export function createJsonlStore(root: string, logger: Logger, owner: SessionOwner = currentOwner()): SessionStore {
+export function createJsonlStore(root: string, logger: Logger, owner?: SessionOwner): SessionStore {
   const paths = layout(root);
   const serial = keyedQueue();
   const located = new Map<string, { dir: string; messageCount: number }>();
@@ -127,7 +130,7 @@ export function createJsonlStore(root: string, logger: Logger, owner: SessionOwn
   async function lock(id: string, takeOver = false): Promise<LockRecord> {
     const mine = held.get(id);
     if (mine && !takeOver && !(await lostLock(paths.lockFile(id), mine.token))) return mine;
-    const record = await acquireLock(paths.lockFile(id), id, owner, takeOver);
+    const record = await acquireLock(paths.lockFile(id), id, owner ?? currentOwner(), takeOver);
     held.set(id, record);
     lockStamps.set(id, stampOf(await stat(paths.lockFile(id)))!);
     const writer = writers.get(id);
@@ -363,7 +366,7 @@ export function createJsonlStore(root: string, logger: Logger, owner: SessionOwn
       const record = await serial(sessionId, () => lock(sessionId, options.takeOver));
       return {
         sessionId,
-        owner: { surface: record.surface, pid: record.pid, host: record.host, since: record.since },
+        owner: ownerOf(record),
         release: () =>
           serial(sessionId, async () => {
             const writer = writers.get(sessionId);
@@ -373,6 +376,13 @@ export function createJsonlStore(root: string, logger: Logger, owner: SessionOwn
             held.delete(sessionId);
           }),
       };
+    },
+
+    async holder(sessionId) {
+      if (!SESSION_ID.test(sessionId)) return undefined;
+      const lock = await readLock(paths.lockFile(sessionId));
+      if (!lock || !holderAlive(lock)) return undefined;
+      return { owner: ownerOf(lock), mine: lock.token === held.get(sessionId)?.token };
     },
 
     appendRecords(sessionId, channel, records: Json[]) {

@@ -84,9 +84,9 @@ const takenOver = (id: string, by: string, spool?: Spool) =>
  * indexes, side channels as lists, TTL on inactivity, and a lease per session. When Redis is
  * unreachable, events go to a local fsynced spool and are sent in order once it is back.
  */
-export function createRedisStore(options: RedisStoreOptions, logger: Logger, owner: SessionOwner = currentOwner()): SessionStore {
+export function createRedisStore(options: RedisStoreOptions, logger: Logger, owner?: SessionOwner): SessionStore {
   const k = keys(options.keyPrefix);
-  const newLease = (id: string) => new Lease(conn.get(), k.lease(id), id, options.leaseSeconds * 1000, owner);
+  const newLease = (id: string) => new Lease(conn.get(), k.lease(id), id, options.leaseSeconds * 1000, owner ?? currentOwner());
   /** Sessions claimed while Redis was unreachable (spool mode): claimed for real before anything is sent. */
   const provisional = new Set<string>();
   const ttlMs = options.ttlSeconds * 1000;
@@ -404,7 +404,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
         leases.set(sessionId, lease);
         return lease;
       });
-      const { token: _token, ...owner } = lease.value;
+      const { token: _token, startTicks: _ticks, ...owner } = lease.value;
       return {
         sessionId,
         owner,
@@ -416,6 +416,15 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
             leases.delete(sessionId);
           }),
       };
+    },
+
+    async holder(sessionId) {
+      if (!SESSION_ID.test(sessionId)) return undefined;
+      const raw = await (await conn.whenReady()).get(k.lease(sessionId));
+      const value = parseLease(raw);
+      if (!value || !holderAlive(value)) return undefined;
+      const { token: _token, startTicks: _ticks, ...holder } = value;
+      return { owner: holder, mine: raw === leases.get(sessionId)?.raw };
     },
 
     appendRecords(sessionId, channel, records) {

@@ -35,9 +35,16 @@ export default definePlugin<Options>({
       const { TerminalApp } = await import('./app.js');
       // Set before start(): a first prompt from the command line starts a run at once.
       app = new TerminalApp({ kernel, session, input: process.stdin, output: process.stdout, options });
+      const { watchHandOff } = await import('./hand-off.js');
+      const started = app;
+      const handOff = watchHandOff(kernel, (code) => started.exit(code));
       try {
-        return await app.start();
+        const code = await app.start();
+        const notice = handOff.notice();
+        if (notice) process.stdout.write(notice);
+        return code;
       } finally {
+        handOff.stop();
         app = undefined;
       }
     });

@@ -5,6 +5,7 @@ import type { DoneReason } from '../../types/events.js';
 import { attachOutput, type OutputFormat } from './headless-output.js';
 import { openSessionForRun, type SessionFlags } from './session-for-run.js';
 import { reportFailure } from '../../kernel/failure.js';
+import { setSurface } from '../../util/surface.js';
 
 /**
  * The flags of a prompt run (`assistant [-p] <prompt>`), as the CLI parsed them. A front end or
@@ -46,6 +47,8 @@ function hiddenTools(flags: RunFlags): Set<string> {
 /** The main job: `assistant -p "..."` (headless), or the interactive UI when no -p is given on a terminal. Returns the exit code. */
 export async function runFromFlags(kernel: Kernel, promptArg: string, flags: RunFlags): Promise<number> {
   const headless = flags.print || !process.stdin.isTTY || !process.stdout.isTTY;
+  // Before any session is claimed: the lease says which surface holds it.
+  setSurface(headless ? 'headless' : 'terminal');
   if (!headless) return runInteractive(kernel, promptArg.trim() || undefined, flags);
   const prompt = promptArg.trim() || (await readStdin()).trim();
   if (!prompt) throw new AssistantError('ASSISTANT_USAGE', 'no prompt: pass it as an argument (assistant -p "fix the failing test") or on stdin');
