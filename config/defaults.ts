@@ -31,6 +31,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'tools-fs',
   'tool-bash',
   'tool-todo',
+  'tool-webfetch',
   'mcp',
   'agents',
   'permissions',

@@ -1,6 +1,7 @@
 import { definePlugin } from '../../core/index.js';
 import { createPolicy, optionsSchema, publishPolicy, type PermissionsOptions } from './policy/index.js';
 import { permissionsCommand } from './check-command.js';
+import { PERMISSION_ERRORS } from './errors.js';
 
 /**
  * The permission policy's base: validates the `permissions` config section once, publishes the
@@ -13,6 +14,7 @@ export default definePlugin<PermissionsOptions>({
   version: '0.1.0',
   configKey: 'permissions',
   optionsSchema,
+  errors: PERMISSION_ERRORS,
   apply(kernel, options) {
     publishPolicy(kernel, createPolicy(kernel, options));
     kernel.hooks.commands.tap('permissions', (registry) => registry.addCli(permissionsCommand(kernel)));

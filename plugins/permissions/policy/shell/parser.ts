@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Node, Parser as TsParser } from 'web-tree-sitter';
 import { PermissionError } from '../../../../core/index.js';
+import { PERMISSION_ERRORS } from '../../errors.js';
 
 export type { Node as SyntaxNode } from 'web-tree-sitter';
 
@@ -31,7 +32,7 @@ export function loadShellParser(): Promise<TsParser> {
     } catch (cause) {
       loading = undefined;
       throw new PermissionError(
-        'ASSISTANT_PERMISSION_PARSER_FAILED',
+        PERMISSION_ERRORS.ASSISTANT_PERMISSION_PARSER_FAILED,
         `the shell parser (web-tree-sitter with tree-sitter-bash) could not be loaded, so shell commands cannot be judged: ${(cause as Error)?.message ?? cause}; reinstall assistant's dependencies (npm ci)`,
         { plugin: 'permissions', cause },
       );
