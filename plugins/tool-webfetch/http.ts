@@ -86,9 +86,13 @@ export function get(url: URL, options: GetOptions): Promise<HttpAnswer> {
       const chunks: Buffer[] = [];
       let size = 0;
       let ended = false;
-      const done = (truncated: boolean) =>
-        finish(undefined, { status, statusText: response.statusMessage ?? '', headers: response.headers, body: Buffer.concat(chunks).subarray(0, options.maxBytes), truncated });
       const body = decoded(response);
+      const done = (truncated: boolean) => {
+        // Stop reading (and decompressing) at once: nothing past the cap is wanted.
+        body.removeAllListeners('data');
+        body.destroy();
+        finish(undefined, { status, statusText: response.statusMessage ?? '', headers: response.headers, body: Buffer.concat(chunks).subarray(0, options.maxBytes), truncated });
+      };
       body.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;

@@ -45,9 +45,10 @@ function absolutize(document: Doc, base: string): void {
   }
 }
 
-/** Tidies turndown's output: no runs of blank lines, no trailing spaces. */
+/** Tidies turndown's output: one space after list markers, no runs of blank lines, no trailing spaces. */
 function tidy(markdown: string): string {
   return markdown
+    .replace(/^(\s*)([-*+]|\d+\.) {2,}/gm, '$1$2 ')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
