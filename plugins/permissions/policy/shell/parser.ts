@@ -53,3 +53,14 @@ export function parseScriptSync(source: string): ParsedScript | undefined {
   if (!tree) return undefined;
   return { root: tree.rootNode, dispose: () => tree.delete() };
 }
+
+/** True when `node` is one of a case item's patterns (not a statement under it). */
+export function isPatternNode(node: Node, item: Node): boolean {
+  return item.childrenForFieldName('value').some((v) => v.id === node.id);
+}
+
+/** True when a command named `name` appears anywhere under `node` (a function calling itself). */
+export function containsCommandNamed(node: Node, name: string): boolean {
+  if (node.type === 'command' && node.childForFieldName('name')?.text === name) return true;
+  return node.namedChildren.some((child) => containsCommandNamed(child, name));
+}
