@@ -32,6 +32,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'tool-bash',
   'tool-todo',
   'tool-webfetch',
+  'tool-websearch',
   'mcp',
   'agents',
   'permissions',
