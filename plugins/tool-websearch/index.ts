@@ -44,21 +44,10 @@ export default definePlugin<WebSearchOptions>({
     if (!options.url && !options.backend) return;
     if (options.url && options.backend)
       throw new PluginError('ASSISTANT_PLUGIN_OPTIONS_INVALID', 'webSearch: set either url (the built-in JSON backend) or backend (a module of your own), not both', { plugin: 'tool-websearch' });
-    let backend: SearchBackend | undefined = options.url ? jsonBackend(options as JsonBackendOptions, process.env) : undefined;
-    if (options.backend) {
-      const file = isAbsolute(options.backend) ? options.backend : resolve(kernel.projectRoot, options.backend);
-      kernel.hooks.ready.tapPromise('tool-websearch', async () => {
-        let loaded: Record<string, unknown>;
-        try {
-          loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-        } catch (cause) {
-          throw new AssistantError(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_BACKEND_INVALID, `webSearch.backend ${file} could not be loaded: ${(cause as Error)?.message ?? cause}`, { plugin: 'tool-websearch', cause });
-        }
-        const candidate = [loaded.default, loaded.backend].find(isBackend);
-        if (!candidate) throw new AssistantError(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_BACKEND_INVALID, `webSearch.backend ${file} exports no backend: export default { async search({ query, maxResults, signal }) { return [{ title, url, snippet }] } }`, { plugin: 'tool-websearch' });
-        backend = candidate;
-      });
-    }
+    // Loaded once, at ready (a broken backend module stops the start) or at the first search.
+    let loading: Promise<SearchBackend> | undefined;
+    const load = () => (loading ??= options.url ? Promise.resolve(jsonBackend(options as JsonBackendOptions, process.env)) : loadBackend(options.backend!, kernel.projectRoot));
+    kernel.hooks.ready.tapPromise('tool-websearch', async () => void (await load()));
     kernel.tools.register<{ query: string; max_results?: number; allowed_domains?: string[]; blocked_domains?: string[] }>({
       name: 'WebSearch',
       description:
@@ -79,8 +68,13 @@ export default definePlugin<WebSearchOptions>({
       timeoutMs: options.timeoutMs!,
       summarize: (input) => String(input.query),
       async handler(input, context) {
-        if (!backend) return errorResult(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_FAILED.code, 'The search backend is not ready.');
         const maxResults = input.max_results ?? options.maxResults!;
+        let backend: SearchBackend;
+        try {
+          backend = await load();
+        } catch (error) {
+          return errorResult(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_BACKEND_INVALID.code, (error as Error).message);
+        }
         try {
           const hits = await backend.search({ query: input.query, maxResults, signal: context.signal });
           const kept = filterHits(Array.isArray(hits) ? hits : [], input.allowed_domains, input.blocked_domains).slice(0, maxResults);
@@ -93,3 +87,18 @@ export default definePlugin<WebSearchOptions>({
     });
   },
 });
+
+/** Imports a backend module (absolute, or relative to the project root) and checks its shape. */
+async function loadBackend(path: string, projectRoot: string): Promise<SearchBackend> {
+  const file = isAbsolute(path) ? path : resolve(projectRoot, path);
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (cause) {
+    throw new AssistantError(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_BACKEND_INVALID, `webSearch.backend ${file} could not be loaded: ${(cause as Error)?.message ?? cause}`, { plugin: 'tool-websearch', cause });
+  }
+  const candidate = [loaded.default, loaded.backend].find(isBackend);
+  if (!candidate)
+    throw new AssistantError(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_BACKEND_INVALID, `webSearch.backend ${file} exports no backend: export default { async search({ query, maxResults, signal }) { return [{ title, url, snippet }] } }`, { plugin: 'tool-websearch' });
+  return candidate;
+}

@@ -101,6 +101,8 @@ describe('WebSearch', () => {
     const kernel = await kernelWith({ backend: './search.mjs', maxResults: 3 }, root);
     expect(text(await runOne(kernel, 'WebSearch', { query: 'anything' }))).toContain('1. Own anything\n   https://own.example/3\n   mine');
     const bad = makeProject({ 'nothing.mjs': 'export const x = 1;' });
-    await expect(kernelWith({ backend: './nothing.mjs' }, bad)).rejects.toThrow(/ASSISTANT_WEBSEARCH_BACKEND_INVALID|exports no backend/);
+    const refused = await runOne(await kernelWith({ backend: './nothing.mjs' }, bad), 'WebSearch', { query: 'anything' });
+    expect(codeOf(refused)).toBe('ASSISTANT_WEBSEARCH_BACKEND_INVALID');
+    expect(text(refused)).toContain('exports no backend');
   });
 });
