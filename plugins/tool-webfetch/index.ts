@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { definePlugin, type Json } from '../../core/index.js';
 import { WEBFETCH_ERRORS } from './errors.js';
 import { privateAddressLayer } from './private-address.js';
-import { explicitHosts } from './url.js';
+import { webFetchAllowance } from './url.js';
 import type { WebFetchTaskOptions } from './webfetch.worker.js';
 
 /** The `webFetch` section of the configuration. */
@@ -42,9 +42,9 @@ export default definePlugin<WebFetchOptions>({
     },
   },
   apply(kernel, options) {
-    const allowRules = () => (kernel.config.permissions as { allow?: unknown[] } | undefined)?.allow;
+    const allowance = webFetchAllowance((kernel.config.permissions as { allow?: unknown[] } | undefined)?.allow);
     const lookupTimeoutMs = 10_000;
-    const privateLayer = privateAddressLayer('WebFetch', { explicitHosts: () => explicitHosts(allowRules()), lookupTimeoutMs });
+    const privateLayer = privateAddressLayer('WebFetch', { allowance, lookupTimeoutMs });
     kernel.hooks.permission.tapPromise({ name: 'tool-webfetch:private-address', stage: privateLayer.stage }, privateLayer.layer);
     const taskOptions = (): WebFetchTaskOptions => ({
       maxBytes: options.maxBytes!,
@@ -52,7 +52,7 @@ export default definePlugin<WebFetchOptions>({
       maxRedirects: options.maxRedirects!,
       userAgent: options.userAgent!,
       lookupTimeoutMs,
-      explicitHosts: explicitHosts(allowRules()),
+      explicitHosts: allowance.domains,
     });
     kernel.tools.register<{ url: string; prompt?: string }>({
       name: 'WebFetch',

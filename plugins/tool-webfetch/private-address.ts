@@ -1,11 +1,18 @@
+import { isIP } from 'node:net';
 import { Stage, type PermissionDecision, type PermissionRequest } from '../../core/index.js';
 import { connectHost, privateAddressOf, resolveHost, type HostPin } from './address.js';
-import { parseFetchUrl, ruleHost } from './url.js';
+import { mayBeAllowed, parseFetchUrl, ruleHost, type WebFetchAllowance } from './url.js';
 
 /** Most pins kept for calls that have not run yet (denied calls never collect theirs). */
 const MAX_PINS = 256;
 
 const layer = 'tool-webfetch';
+/** `localhost` and `*.localhost` are this machine (RFC 6761), whatever a resolver says. */
+const isLocalhostName = (host: string) => /(^|\.)localhost\.*$/i.test(host);
+const LOOPBACK: HostPin['addresses'] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
 
 /**
  * WebFetch's own permission layer. It resolves the URL's host once and pins the answer for the
@@ -14,7 +21,7 @@ const layer = 'tool-webfetch';
  * address asks a person, whatever domain rules say, unless an allow rule names that exact host;
  * bypass mode allows it, as it allows Bash's network.
  */
-export function privateAddressLayer(tool: string, options: { explicitHosts: () => string[]; lookupTimeoutMs: number }) {
+export function privateAddressLayer(tool: string, options: { allowance: WebFetchAllowance; lookupTimeoutMs: number }) {
   const pins = new Map<string, HostPin & { url: string }>();
   const key = (callId: string | undefined, agentId: string | undefined) => `${agentId ?? ''}\0${callId ?? ''}`;
   return {
@@ -25,9 +32,15 @@ export function privateAddressLayer(tool: string, options: { explicitHosts: () =
       // Nothing to ask anyone about: the tool would refuse it.
       if ('problem' in parsed) return { behavior: 'deny', layer, reason: `${parsed.problem}`, hint: '' };
       const { url } = parsed;
+      // No DNS query for a host nothing would let through unasked: the lookup itself would tell
+      // the host's name server about the call (a prompt injection could leak data that way) before
+      // anyone approved it. Such a call asks; once approved, the fetch refuses a private answer.
+      const host = connectHost(url);
+      const literal = isIP(host) !== 0 || isLocalhostName(host);
+      if (!literal && request.mode !== 'bypass' && !mayBeAllowed(url.hostname, options.allowance)) return undefined;
       let pin: HostPin;
       try {
-        pin = { host: url.hostname, addresses: await resolveHost(connectHost(url), options.lookupTimeoutMs) };
+        pin = { host: url.hostname, addresses: isLocalhostName(host) && !isIP(host) ? LOOPBACK : await resolveHost(host, options.lookupTimeoutMs) };
       } catch {
         // Unresolvable now: the fetch looks it up again and refuses a private answer itself.
         return undefined;
@@ -38,7 +51,7 @@ export function privateAddressLayer(tool: string, options: { explicitHosts: () =
         if (pins.size > MAX_PINS) pins.delete(pins.keys().next().value!);
       }
       const address = privateAddressOf(pin.addresses);
-      if (!address || request.mode === 'bypass' || options.explicitHosts().includes(ruleHost(url.hostname))) return undefined;
+      if (!address || request.mode === 'bypass' || options.allowance.domains.includes(ruleHost(url.hostname))) return undefined;
       return {
         behavior: 'ask',
         layer,

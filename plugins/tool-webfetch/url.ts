@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** The URL rules WebFetch and its permission check share. */
 
 /** A URL WebFetch may fetch, or why not. */
@@ -21,19 +23,33 @@ export function ruleHost(host: string): string {
   return host.toLowerCase().replace(/\.+$/, '');
 }
 
-/** The hosts `WebFetch(domain:<host>)` allow rules name exactly: the only rules that let WebFetch reach a private address unasked. */
-export function explicitHosts(allow: readonly unknown[] | undefined): string[] {
-  const hosts: string[] = [];
+/** What the configuration's allow rules say about WebFetch: every URL (a bare `WebFetch`), or these domains (normalized hosts). */
+export interface WebFetchAllowance {
+  any: boolean;
+  domains: string[];
+}
+
+/** Reads the WebFetch allow rules of `permissions.allow` (malformed ones are refused at load by the permission rules). */
+export function webFetchAllowance(allow: readonly unknown[] | undefined): WebFetchAllowance {
+  const out: WebFetchAllowance = { any: false, domains: [] };
   for (const rule of allow ?? []) {
-    const host = typeof rule === 'string' ? /^WebFetch\(\s*domain:([^()\s]+)\s*\)$/.exec(rule.trim())?.[1] : undefined;
+    if (typeof rule !== 'string') continue;
+    if (rule.trim() === 'WebFetch') out.any = true;
+    const host = /^WebFetch\(\s*domain:([^()\s]+)\s*\)$/.exec(rule.trim())?.[1];
     if (!host || /[/@?#*\\]/.test(host)) continue;
     try {
-      hosts.push(ruleHost(new URL(`http://${host}/`).hostname));
+      out.domains.push(ruleHost(new URL(`http://${host}/`).hostname));
     } catch {
       // Not a host: the permission rules refuse it at load.
     }
   }
-  return hosts;
+  return out;
+}
+
+/** True when an allow rule may let a call to `host` run without a person (so its address must be judged first). */
+export function mayBeAllowed(host: string, allowance: WebFetchAllowance): boolean {
+  const name = ruleHost(host);
+  return allowance.any || allowance.domains.some((d) => name === d || (!isIP(name.replace(/^\[|\]$/g, '')) && name.endsWith('.' + d)));
 }
 
 const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
