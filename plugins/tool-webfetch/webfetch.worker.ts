@@ -80,7 +80,7 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
       { ...meta, status: answer.status, contentType: type },
     );
   }
-  const fitted = fitToLimit(page.text, answer.status >= 400 ? ERROR_EXCERPT_CHARS : options.maxChars, input.prompt);
+  const fitted = fitToLimit(page.text, answer.status >= 300 ? ERROR_EXCERPT_CHARS : options.maxChars, input.prompt);
   const header = [
     `URL: ${url.href}`,
     ...hopLines(outcome.hops),
@@ -91,7 +91,7 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   const cut = fitted.omitted ? [`[${fitted.omitted} more characters not shown${fitted.how === 'sections' ? '; kept the sections that mention the focus' : ''}]`] : [];
   const text = [...header, '', fitted.text, ...(cut.length ? ['', ...cut] : [])].join('\n');
   const facts = { ...meta, status: answer.status, contentType: page.type, bytes: answer.body.length, truncatedBytes: answer.truncated, omittedChars: fitted.omitted, ...(page.extracted ? { extracted: page.extracted } : {}) };
-  if (answer.status >= 400 || answer.status < 200)
+  if (answer.status < 200 || answer.status >= 300)
     return errorResult(CODES.ASSISTANT_WEBFETCH_HTTP_STATUS.code, `The server answered ${status}.\n${text}`, facts);
   return textResult(text, facts);
 }
