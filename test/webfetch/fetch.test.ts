@@ -184,6 +184,20 @@ describe('WebFetch', () => {
     expect(text(result)).toMatch(/http and https URLs only/);
   });
 
+  it('fetches a loopback address once a person approves, connecting to the address that was judged', async () => {
+    const { kernel } = await kernelFor(makeProject({}), undefined, { headless: false });
+    kernels.push(kernel);
+    const asked: string[] = [];
+    kernel.hooks.approval.tapPromise('test-approve', async (items) => {
+      for (const item of items) asked.push(item.decision.reason);
+      return items.map(() => ({ behavior: 'allow' as const, scope: 'once' as const }));
+    });
+    const result = await runOne(kernel, 'WebFetch', { url: `${site.other}/json` });
+    expect(asked).toEqual([expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), a loopback/)]);
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toContain('{"name":"thing","version":2}');
+  });
+
   it('asks before reaching a loopback address no rule names, and refuses one it was not asked about', async () => {
     const hitsBefore = site.hits.get('/json') ?? 0;
     // No rule names 127.0.0.1: the private-address layer asks, which headless means no.
