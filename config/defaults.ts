@@ -32,6 +32,8 @@ export const DEFAULT_PLUGINS: string[] = [
   'tools-fs',
   'tool-bash',
   'tool-todo',
+  'tool-webfetch',
+  'tool-websearch',
   'mcp',
   'agents',
   'permissions',

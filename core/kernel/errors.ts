@@ -53,8 +53,6 @@ export const ERROR_CODES = {
   ASSISTANT_TOOL_TIMEOUT: { exit: 1, text: 'A tool call ran past its time limit and was stopped.' },
   ASSISTANT_TOOL_ABORTED: { exit: 130, text: 'A tool call was cancelled (Ctrl+C or the run ended).' },
   ASSISTANT_TOOL_WORKER_CRASHED: { exit: 1, text: "A tool's worker thread died; the pool replaced it." },
-  ASSISTANT_PERMISSION_RULE_INVALID: { exit: 2, text: 'A permission rule (`permissions.allow/ask/deny` or the local settings file) cannot be read.' },
-  ASSISTANT_PERMISSION_PARSER_FAILED: { exit: 1, text: 'The shell parser could not be loaded, so shell commands cannot be judged (they are denied).' },
 } as const;
 
 /** A code the kernel itself owns. */

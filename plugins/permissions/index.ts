@@ -1,6 +1,7 @@
-import { definePlugin } from '../../core/index.js';
+import { definePlugin, isAssistantError, PluginError } from '../../core/index.js';
 import { createPolicy, optionsSchema, publishPolicy, type PermissionsOptions } from './policy/index.js';
 import { permissionsCommand } from './check-command.js';
+import { PERMISSION_ERRORS } from './errors.js';
 
 /**
  * The permission policy's base: validates the `permissions` config section once, publishes the
@@ -13,8 +14,18 @@ export default definePlugin<PermissionsOptions>({
   version: '0.1.0',
   configKey: 'permissions',
   optionsSchema,
+  errors: PERMISSION_ERRORS,
   apply(kernel, options) {
-    publishPolicy(kernel, createPolicy(kernel, options));
+    let policy;
+    try {
+      policy = createPolicy(kernel, options);
+    } catch (error) {
+      // A rule the schema's pattern let through but that names nothing (`domain:host:443`) is a bad option: the run stops as for any.
+      if (isAssistantError(error) && error.code === PERMISSION_ERRORS.ASSISTANT_PERMISSION_RULE_INVALID.code)
+        throw new PluginError('ASSISTANT_PLUGIN_OPTIONS_INVALID', error.message, { plugin: 'permissions', file: error.file, cause: error });
+      throw error;
+    }
+    publishPolicy(kernel, policy);
     kernel.hooks.commands.tap('permissions', (registry) => registry.addCli(permissionsCommand(kernel)));
   },
 });

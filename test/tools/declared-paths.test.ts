@@ -40,6 +40,7 @@ const ROWS: Row[] = [
   { tool: 'Bash', input: { command: 'cat src/a.ts > out.txt' }, paths: [], category: 'execute', command: 'cat src/a.ts > out.txt' },
   { tool: 'TodoWrite', input: { todos: [{ id: '1', content: 'x', status: 'pending' }] }, paths: [], category: 'state' },
   { tool: 'Task', input: { description: 'look', prompt: 'look around' }, paths: [], category: 'other' },
+  { tool: 'WebFetch', input: { url: 'https://example.com/' }, paths: [], category: 'network' },
   { tool: 'mcp__srv__create', input: { title: 'x' }, paths: [], category: 'other' },
 ];
 

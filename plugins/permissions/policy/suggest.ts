@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, parse, relative, sep } from 'node:path';
 import type { PermissionRequest } from '../../../core/index.js';
 import type { RequestFacts } from './facts.js';
+import { urlHost } from './rules/domain.js';
 import { coveringRule, type MatchContext } from './rules/match.js';
 import { parseRule } from './rules/parse.js';
 import { isSafeCommand } from './safety.js';
@@ -50,6 +51,9 @@ function candidates(request: PermissionRequest, facts: RequestFacts, context: Ma
     return [`Bash(${facts.shell.source.trim().replace(/\s+/g, ' ')})`];
   }
   const own = [...facts.reads, ...facts.writes];
+  // A network tool's URL: the exact host it named, never its parent domain.
+  const host = request.category === 'network' && !own.length ? urlHost(request.input.url) : undefined;
+  if (host) return [`${request.tool}(domain:${host})`];
   if (!own.length || own.some((f) => !f.real || f.protected)) return request.category === 'read' || request.category === 'edit' ? [] : [request.tool];
   const tool = request.category === 'read' ? 'Read' : request.category === 'edit' ? 'Edit' : request.tool;
   const dirs = [...new Set(own.map((f) => scopeFolder(f.real!)))];

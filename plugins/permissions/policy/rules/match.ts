@@ -4,6 +4,7 @@ import type { PermissionRequest } from '../../../../core/index.js';
 import type { PathFact, RequestFacts } from '../facts.js';
 import { isSafeCommand } from '../safety.js';
 import type { ShellCommand } from '../shell/types.js';
+import { hostInDomain, ruleDomain, urlHost } from './domain.js';
 import type { Rule } from './parse.js';
 
 /** Where rules are matched. */
@@ -100,15 +101,9 @@ export function pathMatches(rule: Rule, fact: PathFact, context: MatchContext): 
 function domainMatches(rule: Rule, request: PermissionRequest): boolean {
   const spec = rule.specifier ?? '';
   if (!spec.startsWith('domain:')) return false;
-  const url = request.input.url;
-  if (typeof url !== 'string') return false;
-  try {
-    const host = new URL(url).hostname;
-    const domain = spec.slice(7);
-    return host === domain || host.endsWith('.' + domain);
-  } catch {
-    return false;
-  }
+  const domain = ruleDomain(spec.slice(7));
+  const host = urlHost(request.input.url);
+  return domain !== undefined && host !== undefined && hostInDomain(host, domain);
 }
 
 /** Path facts of the tool's own paths (not found inside a shell command). */

@@ -1,5 +1,7 @@
 import picomatch from 'picomatch';
 import { PermissionError } from '../../../../core/index.js';
+import { PERMISSION_ERRORS } from '../../errors.js';
+import { ruleDomain } from './domain.js';
 import { mcpRuleMatcher } from './mcp.js';
 
 /** Which list a rule is in. */
@@ -28,8 +30,15 @@ export function parseRule(text: string, kind: RuleKind, source: string): Rule {
   const specifier = match?.[2]?.trim();
   if (!match || specifier === '')
     throw new PermissionError(
-      'ASSISTANT_PERMISSION_RULE_INVALID',
+      PERMISSION_ERRORS.ASSISTANT_PERMISSION_RULE_INVALID,
       `${source}: the ${kind} rule ${JSON.stringify(text)} is not a rule: write ToolName or ToolName(specifier), e.g. Bash(npm test), Bash(npm run test:*), Read(src/**), Edit(docs/**) or mcp__github__*`,
+      { plugin: 'permissions', file: source.startsWith('/') ? source : undefined },
+    );
+  // A domain rule that names no host would never match: refused, so a deny rule never fails open.
+  if (specifier?.startsWith('domain:') && ruleDomain(specifier.slice(7)) === undefined)
+    throw new PermissionError(
+      PERMISSION_ERRORS.ASSISTANT_PERMISSION_RULE_INVALID,
+      `${source}: the ${kind} rule ${JSON.stringify(text)} names no host: write domain:<host>, e.g. WebFetch(domain:example.com), without a scheme, port, path or wildcard (it covers the host and its subdomains)`,
       { plugin: 'permissions', file: source.startsWith('/') ? source : undefined },
     );
   const tool = match[1]!;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Node, Parser as TsParser } from 'web-tree-sitter';
 import { PermissionError } from '../../../../core/index.js';
+import { PERMISSION_ERRORS } from '../../errors.js';
 
 export type { Node as SyntaxNode } from 'web-tree-sitter';
 
@@ -31,7 +32,7 @@ export function loadShellParser(): Promise<TsParser> {
     } catch (cause) {
       loading = undefined;
       throw new PermissionError(
-        'ASSISTANT_PERMISSION_PARSER_FAILED',
+        PERMISSION_ERRORS.ASSISTANT_PERMISSION_PARSER_FAILED,
         `the shell parser (web-tree-sitter with tree-sitter-bash) could not be loaded, so shell commands cannot be judged: ${(cause as Error)?.message ?? cause}; reinstall assistant's dependencies (npm ci)`,
         { plugin: 'permissions', cause },
       );
@@ -51,4 +52,15 @@ export function parseScriptSync(source: string): ParsedScript | undefined {
   const tree = parser.parse(source);
   if (!tree) return undefined;
   return { root: tree.rootNode, dispose: () => tree.delete() };
+}
+
+/** True when `node` is one of a case item's patterns (not a statement under it). */
+export function isPatternNode(node: Node, item: Node): boolean {
+  return item.childrenForFieldName('value').some((v) => v.id === node.id);
+}
+
+/** True when a command named `name` appears anywhere under `node` (a function calling itself). */
+export function containsCommandNamed(node: Node, name: string): boolean {
+  if (node.type === 'command' && node.childForFieldName('name')?.text === name) return true;
+  return node.namedChildren.some((child) => containsCommandNamed(child, name));
 }
