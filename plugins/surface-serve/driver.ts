@@ -110,6 +110,7 @@ class KernelDriver implements SessionDriver {
       lost_to: this.lost,
       messages: messages.map(forClient),
       after,
+      last_event_id: this.events.lastId,
       todos: session.todos,
       approvals: this.approvals.list(),
       context: this.context(),

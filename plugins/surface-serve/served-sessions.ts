@@ -85,10 +85,13 @@ export class ServedSessions {
     return listed;
   }
 
-  /** A session as a client draws it: live when driven here, else its stored history (read-only). */
+  /**
+   * A session as a client draws it: live when driven here, else its stored history (read-only),
+   * which is also what a session taken over elsewhere shows: the new holder's turns included.
+   */
   async view(id: string): Promise<Record<string, unknown>> {
     const driver = this.drivers.get(id);
-    if (driver) return driver.view();
+    if (driver && !driver.lostTo) return driver.view();
     const snapshot = await this.base.store().load({ kind: 'id', id, projectRoot: this.base.projectRoot });
     if (!snapshot) throw new ServeError(404, SERVE_ERRORS.ASSISTANT_SERVE_BAD_REQUEST, `no stored session ${id}`);
     return {
@@ -98,6 +101,7 @@ export class ServedSessions {
       model: snapshot.info.model,
       attached: false,
       busy: false,
+      ...(driver ? { lost_to: driver.lostTo } : {}),
       messages: snapshot.messages.map(forClient),
       todos: snapshot.todos,
       approvals: [],

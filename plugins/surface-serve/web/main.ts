@@ -25,7 +25,7 @@ function App() {
     stopEvents.current = undefined;
     setSession(fromView(view));
     setError(undefined);
-    if (view.attached)
+    if (view.attached && !view.lost_to)
       stopEvents.current = followEvents(view.id, view.after ?? 0, (name, data) => setSession((s) => (s && s.id === view.id ? applyEvent(s, name, data) : s)), () => open(view.id));
   };
   const open = (id: string) => api('GET', `/api/sessions/${id}`).then(show, fail);
