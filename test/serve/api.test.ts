@@ -82,7 +82,7 @@ describe('assistant serve: the HTTP API', () => {
   it('refuses bodies that are not JSON or too large, with coded JSON errors', async () => {
     const form = await fetch(`${served.origin}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'text/plain' }, body: '{}' });
     expect(form.status).toBe(415);
-    expect((await form.json()).error.code).toBe('ASSISTANT_SERVE_BAD_REQUEST');
+    expect(((await form.json()) as any).error.code).toBe('ASSISTANT_SERVE_BAD_REQUEST');
     const big = await call(served, 'POST', '/api/sessions', { body: { pad: 'x'.repeat(300 * 1024) } });
     expect(big.status).toBe(413);
     expect(big.json.error.code).toBe('ASSISTANT_SERVE_TOO_LARGE');
