@@ -41,7 +41,15 @@ export async function startServe(cwd: string, env: NodeJS.ProcessEnv, args: stri
 }
 
 /** A JSON request to the server with the bearer token (unless `token: null`), and its decoded answer. */
-export async function call(served: Served, method: string, path: string, options: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {}) {
+/** A decoded answer. */
+export interface Answer {
+  status: number;
+  json: any;
+  text: string;
+  headers: { get(name: string): string | null };
+}
+
+export async function call(served: Served, method: string, path: string, options: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
   const token = options.token === undefined ? served.token : options.token;
   const response = await fetch(served.origin + path, {
     method,
