@@ -40,7 +40,6 @@ export async function startServe(cwd: string, env: NodeJS.ProcessEnv, args: stri
   };
 }
 
-/** A JSON request to the server with the bearer token (unless `token: null`), and its decoded answer. */
 /** A decoded answer. */
 export interface Answer {
   status: number;
@@ -49,6 +48,7 @@ export interface Answer {
   headers: { get(name: string): string | null };
 }
 
+/** A JSON request to the server with the bearer token (unless `token: null`), and its decoded answer. */
 export async function call(served: Served, method: string, path: string, options: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
   const token = options.token === undefined ? served.token : options.token;
   const response = await fetch(served.origin + path, {

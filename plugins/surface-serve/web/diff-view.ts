@@ -40,6 +40,7 @@ export function DiffView({ diff }: { diff: NonNullable<Approval['diff']> }) {
   return html`<div class="diff">
     <div class="diff-path">${diff.path}${diff.partial ? html` <span class="muted">(the replaced text only)</span>` : ''}</div>
     <table class="side-by-side">
+      <colgroup><col class="num" /><col /><col class="num" /><col /></colgroup>
       ${diff.hunks.map(
         (hunk) => html`<tbody>
           <tr class="hunk"><td colspan="4">@@ -${hunk.oldStart} +${hunk.newStart} @@</td></tr>

@@ -83,6 +83,7 @@ export function applyEvent(previous: SessionModel, name: string, data: any): Ses
   switch (name) {
     case 'prompt':
       model.items.push({ kind: 'user', text: data.text });
+      model.title ??= data.text.slice(0, 60);
       model.turnStart = model.items.length;
       return model;
     case 'approval_request':
