@@ -21,8 +21,8 @@ export interface SessionDriver {
   readonly lostTo: string | undefined;
   /** What a client needs to draw the session, and the event id to follow the stream after. */
   view(): Record<string, unknown>;
-  /** Starts working on a prompt; refuses when busy or taken over. */
-  prompt(text: string): void;
+  /** Starts working on a prompt (resolves once started); refuses when busy or taken over. */
+  prompt(text: string): Promise<void>;
   /** Stops the running prompt (pending approvals are denied). */
   interrupt(): void;
   /** Answers a pending approval; false when none has that id. */
@@ -40,6 +40,7 @@ export interface DriverRequest {
 }
 
 const ABORT_REASON = 'the web client interrupted the prompt';
+const busy = () => new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_SESSION_BUSY, 'the session is working on a prompt; interrupt it or wait');
 
 /** Opens (creates, or resumes taking its lease) a session on a fresh kernel built from the server's configuration. */
 export async function openDriver(base: Kernel, request: DriverRequest): Promise<SessionDriver> {
@@ -65,6 +66,8 @@ class KernelDriver implements SessionDriver {
   private readonly watch: NodeJS.Timeout | undefined;
   private lost: string | undefined;
   private closed = false;
+  /** A prompt is being checked before it starts (so a second one is refused, not run twice). */
+  private starting = false;
 
   constructor(
     private readonly kernel: Kernel,
@@ -117,10 +120,16 @@ class KernelDriver implements SessionDriver {
     };
   }
 
-  prompt(text: string): void {
-    if (this.lost) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_LEASE_LOST, `session ${this.id.slice(0, 8)} was taken over by ${this.lost}; attach it with take_over to take it back`);
-    if (this.closed) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_NOT_ATTACHED, 'the session was closed on this server');
-    if (this.runner.busy) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_SESSION_BUSY, 'the session is working on a prompt; interrupt it or wait');
+  async prompt(text: string): Promise<void> {
+    this.checkPromptable();
+    if (this.starting) throw busy();
+    this.starting = true;
+    try {
+      await this.checkFresh();
+    } finally {
+      this.starting = false;
+    }
+    this.checkPromptable();
     this.events.append('prompt', { text });
     this.events.append('state', { busy: true });
     const before = this.kernel.budget.totals().usage;
@@ -149,6 +158,23 @@ class KernelDriver implements SessionDriver {
         this.finishRun();
       },
     );
+  }
+
+  private checkPromptable(): void {
+    if (this.lost) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_LEASE_LOST, `session ${this.id.slice(0, 8)} was taken over by ${this.lost}; attach it with take_over to take it back`);
+    if (this.closed) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_NOT_ATTACHED, 'the session was closed on this server');
+    if (this.runner.busy) throw busy();
+  }
+
+  /**
+   * A surface that took the session over and gave it back between two lease checks wrote turns we
+   * do not have: the stored history is longer than ours. Then the session is treated as taken over
+   * (attaching again with take_over reloads it), rather than continuing from a stale history.
+   */
+  private async checkFresh(): Promise<void> {
+    if (this.kernel.config.persistence?.store === 'none') return;
+    const stored = await this.kernel.store().load({ kind: 'id', id: this.id, projectRoot: this.kernel.projectRoot });
+    if (stored && stored.messages.length > this.runner.session.messages.length) this.markLost('session in use on another surface (which has since released it); it wrote to the session');
   }
 
   interrupt(): void {

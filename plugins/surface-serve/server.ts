@@ -71,7 +71,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, guard: RequestG
     const text = (await readJson(req)).text;
     if (typeof text !== 'string' || !text.trim()) throw badRequest('"text" must be a non-empty string');
     if (text.length > MAX_PROMPT_CHARS) throw badRequest(`"text" is longer than ${MAX_PROMPT_CHARS} characters`);
-    driver.prompt(text);
+    await driver.prompt(text);
     return sendJson(res, 202, { accepted: true });
   }
   if (action === 'interrupt' && method === 'POST') {
