@@ -69,7 +69,9 @@ export class ServedSessions {
 
   /** The project's stored sessions, newest first, saying which this server drives. */
   async list(): Promise<Record<string, unknown>[]> {
-    const rows = await this.base.store().list({ projectRoot: this.base.projectRoot, limit: 100 });
+    // Sessions that are not stored (persistence.store "none") are only the ones driven here.
+    const stored = this.base.config.persistence?.store !== 'none';
+    const rows = stored ? await this.base.store().list({ projectRoot: this.base.projectRoot, limit: 100 }) : [];
     const listed = rows.map((r) => ({
       id: r.id,
       title: r.title,
