@@ -60,6 +60,7 @@ export async function runServe(kernel: Kernel, flags: ServeFlags, logger: Logger
   server.closeAllConnections();
   await sessions.closeAll();
   await rm(tokenFile, { force: true });
-  await kernel.store().close().catch(() => undefined);
+  // The server's own look at the store (lists, read-only views); each driven session closed its own.
+  if (kernel.config.persistence?.store !== 'none') await kernel.store().close().catch(() => undefined);
   return 0;
 }
