@@ -79,6 +79,17 @@ describe('assistant serve: the HTTP API', () => {
     expect(blind.status).toBe(403);
   });
 
+  it('serves the page under a strict Content-Security-Policy, and only its three files', async () => {
+    const page = await call(served, 'GET', '/', { token: null });
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect((await call(served, 'GET', '/app.js', { token: null })).status).toBe(200);
+    for (const path of ['/index.html', '/%2e%2e/%2e%2e/package.json', '/app.js.map', '/server.js']) expect((await call(served, 'GET', path, { token: null })).status, path).toBe(404);
+  });
+
   it('refuses bodies that are not JSON or too large, with coded JSON errors', async () => {
     const form = await fetch(`${served.origin}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'text/plain' }, body: '{}' });
     expect(form.status).toBe(415);
