@@ -68,6 +68,10 @@ class KernelDriver implements SessionDriver {
   private closed = false;
   /** A prompt is being checked before it starts (so a second one is refused, not run twice). */
   private starting = false;
+  /** The lease's claim time at the last check, and how many checks ran. */
+  private claimedSince: number | undefined;
+  private checks = 0;
+  private checking = false;
 
   constructor(
     private readonly kernel: Kernel,
@@ -199,13 +203,24 @@ class KernelDriver implements SessionDriver {
     this.events.append('state', { busy: false });
   }
 
-  /** Re-claims the lease (re-entrant for its holder): a live other holder means it was taken over. */
+  /**
+   * Re-claims the lease (re-entrant for its holder): a live other holder means it was taken over.
+   * A claim newer than ours means it was taken and given back since the last check: then the
+   * stored history says whether the other surface wrote. Now and then that is checked anyway,
+   * for stores that keep one claim across such a gap.
+   */
   private async checkLease(): Promise<void> {
-    if (this.lost || this.closed) return;
+    if (this.lost || this.closed || this.checking) return;
+    this.checking = true;
     try {
-      await this.kernel.store().acquire(this.id);
+      const { since } = (await this.kernel.store().acquire(this.id)).owner;
+      const reclaimed = this.claimedSince !== undefined && since !== this.claimedSince;
+      this.claimedSince = since;
+      if (reclaimed || (++this.checks % 10 === 0 && !this.runner.busy)) await this.checkFresh();
     } catch (error) {
       if (isAssistantError(error) && (error.code === 'ASSISTANT_SESSION_IN_USE' || error.code === 'ASSISTANT_SESSION_TAKEN_OVER')) this.markLost(error.message);
+    } finally {
+      this.checking = false;
     }
   }
 

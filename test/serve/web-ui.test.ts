@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { isolatedEnv } from '../support/project.js';
-import { gitProject, startFakeLlm, type FakeLlm } from '../e2e/support.js';
+import { gitProject, runHeadless, startFakeLlm, type FakeLlm } from '../e2e/support.js';
 import { pollUntil } from '../support/wait.js';
 import { call, startServe, type Served } from './support.js';
 import { haveChromium, launchChromium } from './browser.js';
@@ -17,6 +17,8 @@ describe.runIf(haveChromium())('assistant serve: the web UI in a real browser', 
   let project: string;
   let browser: BrowserContext;
   let attacker: Server;
+  let env: NodeJS.ProcessEnv;
+  let page: Page;
 
   beforeAll(async () => {
     fake = await startFakeLlm({
@@ -25,11 +27,14 @@ describe.runIf(haveChromium())('assistant serve: the web UI in a real browser', 
           { when: { userText: 'make it blue' }, reply: { text: 'Reading it first.', toolCalls: [{ id: 'call_read', name: 'Read', input: { file_path: 'app.txt' } }] } },
           { when: { toolResultFor: 'call_read' }, reply: { toolCalls: [{ id: 'call_edit', name: 'Edit', input: { file_path: 'app.txt', old_string: 'color = red', new_string: 'color = blue' } }] } },
           { when: { toolResultFor: 'call_edit' }, reply: { text: hostile } },
+          { when: { userText: 'terminal turn' }, reply: { text: 'answered in the terminal' } },
+          { when: { userText: 'back on the web' }, reply: { text: 'answered on the web again' } },
         ],
       },
     });
     project = gitProject({ 'app.txt': 'name = demo\ncolor = red\nsize = 3\n' });
-    served = await startServe(project, isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL }));
+    env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
+    served = await startServe(project, env);
     browser = await launchChromium();
     // Another web page (another origin) the browser visits while logged in.
     attacker = createServer((_req, res) => res.end('<!doctype html><title>elsewhere</title>'));
@@ -43,7 +48,7 @@ describe.runIf(haveChromium())('assistant serve: the web UI in a real browser', 
   });
 
   it('logs in from the URL fragment, runs a prompt, shows the edit as a side-by-side diff, applies it once approved, and renders the answer safely', async () => {
-    const page = await browser.newPage();
+    page = await browser.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (d) => (dialogs.push(d.message()), void d.dismiss()));
     await page.goto(`${served.origin}/#token=${served.token}`);
@@ -71,6 +76,21 @@ describe.runIf(haveChromium())('assistant serve: the web UI in a real browser', 
     expect(await page.title()).toBe('assistant');
     expect(dialogs).toEqual([]);
     await expect.poll(() => page.locator('.context-tokens').textContent()).not.toBe('–');
+  });
+
+  it('says where the session went when the terminal takes it over, stops sending prompts, and takes it back on request', async () => {
+    const id = await page.locator('.sessions li.current').getAttribute('data-session');
+    const taken = await runHeadless(fake, project, ['--resume', id!, '--take-over', 'terminal turn'], { env });
+    expect(taken.stdout.trim()).toBe('answered in the terminal');
+    await page.locator('.lease-lost').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.lease-lost').textContent()).toMatch(/now active on (.*pid \d+|another surface \(which has since released it\))/); // held now, or held and given back between two checks
+    expect(await page.locator('textarea[name=prompt]').isDisabled()).toBe(true);
+    await page.locator('button.take-over').click();
+    await page.locator('.item.assistant', { hasText: 'answered in the terminal' }).waitFor({ timeout: 60_000 });
+    expect(await page.locator('.lease-lost').count()).toBe(0);
+    await page.locator('textarea[name=prompt]').fill('back on the web');
+    await page.locator('form.prompt button[type=submit]').click();
+    await page.locator('.item.assistant', { hasText: 'answered on the web again' }).waitFor({ timeout: 90_000 });
   });
 
   it('refuses the API without the login, and requests another origin sends with the browser', async () => {
