@@ -28,10 +28,10 @@ export class RequestGuard {
     host: string,
     port: number,
   ) {
-    const names = new Set([host, '127.0.0.1', 'localhost']);
-    if (host === '::1' || host === '::') names.add('[::1]');
-    if (host.includes(':')) names.delete(host), names.add(`[${host}]`);
-    this.hosts = new Set([...names].filter((n) => n !== '0.0.0.0' && n !== '[::]').map((n) => `${n}:${port}`));
+    // The bound address (IPv6 in brackets, as Host carries it) and the loopback names; never a wildcard address.
+    const bound = host.includes(':') ? `[${host}]` : host;
+    const names = [bound, '127.0.0.1', 'localhost', '[::1]'].filter((n) => n !== '0.0.0.0' && n !== '[::]');
+    this.hosts = new Set(names.map((n) => `${n}:${port}`));
     this.origins = new Set([...this.hosts].map((h) => `http://${h}`));
   }
 
