@@ -32,13 +32,13 @@ describe('assistant serve and the terminal on one machine (JSONL store)', () => 
     await call(served, 'POST', `/api/sessions/${id}/prompt`, { body: { text: 'on the web' } });
     await readEvents(served, id, (e) => e.some((x) => x.data.type === 'result'), { after: 0 });
 
-    const refused = await runHeadless(fake, project, ['--resume', id, 'in the terminal'], { env });
+    const refused = await runHeadless(fake, project, ['--resume', id, 'in the terminal'], { env: env as Record<string, string> });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('ASSISTANT_SESSION_IN_USE');
     expect(refused.stderr).toContain(`pid ${served.child.pid}`);
 
     const lost = readEvents(served, id, (e) => e.some((x) => x.event === 'lease_lost'), { after: 0 });
-    const taken = await runHeadless(fake, project, ['--resume', id, '--take-over', 'in the terminal'], { env });
+    const taken = await runHeadless(fake, project, ['--resume', id, '--take-over', 'in the terminal'], { env: env as Record<string, string> });
     expect(taken.stdout.trim()).toBe('terminal answer');
     expect((await lost).find((e) => e.event === 'lease_lost')!.data.where).toBeTruthy();
     const prompt = await call(served, 'POST', `/api/sessions/${id}/prompt`, { body: { text: 'on the web' } });
@@ -60,7 +60,7 @@ describe('assistant serve and the terminal on one machine (JSONL store)', () => 
       await call(slow, 'POST', `/api/sessions/${id}/prompt`, { body: { text: 'on the web' } });
       await readEvents(slow, id, (e) => e.some((x) => x.data.type === 'result'), { after: 0 });
       await expect.poll(async () => (await call(slow, 'GET', `/api/sessions/${id}`)).json.busy).toBe(false);
-      const taken = await runHeadless(fake, project, ['--resume', id, '--take-over', 'in the terminal'], { env });
+      const taken = await runHeadless(fake, project, ['--resume', id, '--take-over', 'in the terminal'], { env: env as Record<string, string> });
       expect(taken.code).toBe(0);
       const prompt = await call(slow, 'POST', `/api/sessions/${id}/prompt`, { body: { text: 'on the web' } });
       expect(prompt.status).toBe(409);

@@ -80,7 +80,7 @@ describe.runIf(haveChromium())('assistant serve: the web UI in a real browser', 
 
   it('says where the session went when the terminal takes it over, stops sending prompts, and takes it back on request', async () => {
     const id = await page.locator('.sessions li.current').getAttribute('data-session');
-    const taken = await runHeadless(fake, project, ['--resume', id!, '--take-over', 'terminal turn'], { env });
+    const taken = await runHeadless(fake, project, ['--resume', id!, '--take-over', 'terminal turn'], { env: env as Record<string, string> });
     expect(taken.stdout.trim()).toBe('answered in the terminal');
     await page.locator('.lease-lost').waitFor({ timeout: 60_000 });
     expect(await page.locator('.lease-lost').textContent()).toMatch(/now active on (.*pid \d+|another surface \(which has since released it\))/); // held now, or held and given back between two checks
