@@ -44,6 +44,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'permission-grants',
   'permission-ask',
   'hooks-shell',
+  'surface-serve',
 ];
 
 /** Built-ins whose folder is not their name: the permission layers ship inside the permissions package. */

@@ -109,8 +109,8 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
   };
 }
 
-/** What `after` adds to `before`, field by field. */
-function usageSince(before: Usage, after: Usage): Usage {
+/** What `after` adds to `before`, field by field (a run's own usage out of the ledger's running totals). */
+export function usageSince(before: Usage, after: Usage): Usage {
   return {
     inputTokens: after.inputTokens - before.inputTokens,
     outputTokens: after.outputTokens - before.outputTokens,
