@@ -135,6 +135,6 @@ describe.skipIf(!hasTmux)('the terminal UI with the real provider, tools and per
     term.type('/exit');
     term.keys('Enter');
     screen = await term.waitFor('[exit 0]');
-    expect(screen).toMatch(/session [0-9a-f-]{36}\n\[exit 0\]/);
+    expect(screen).toMatch(/resume with: assistant --resume [0-9a-f-]{36}\n\[exit 0\]/);
   }, 300_000);
 });
