@@ -80,8 +80,7 @@ export function outcome(record: ToolRecord): string {
   const meta = record.metadata ?? {};
   const exit = num(meta.exitCode) ?? num(meta.exit_code) ?? exitFromText(text);
   if (exit !== undefined && record.category === 'execute') return `→ exit ${exit}`;
-  // "(no output)" inside the line's own parentheses read as "(✗ (no output))".
-  if (record.result?.isError) return `✗ ${firstLine(text).replace(/^\((.*)\)$/, '$1') || 'failed'}`;
+  if (record.result?.isError) return `✗ ${errorLines(text)[0]?.trim() ?? 'failed, no output'}`;
   const added = num(meta.added) ?? num(meta.linesAdded);
   const removed = num(meta.removed) ?? num(meta.linesRemoved);
   if (added !== undefined || removed !== undefined) return `+${added ?? 0} −${removed ?? 0}`;
@@ -100,6 +99,15 @@ function exitFromText(text: string): number | undefined {
   const m = /\bexit(?:ed with)?(?: code)?[:\s]+(-?\d+)\b/i.exec(text.slice(0, 400));
   return m ? Number(m[1]) : undefined;
 }
+
+/** The lines of an error worth reading: a command's "(no output)" placeholder says nothing about why it failed. */
+function errorLines(text: string): string[] {
+  return sanitize(text)
+    .split('\n')
+    .filter((l) => l.trim() && l.trim() !== NO_OUTPUT);
+}
+
+const NO_OUTPUT = '(no output)';
 
 function firstLine(text: string): string {
   return sanitize(text).split('\n').find((l) => l.trim())?.trim() ?? '';
@@ -124,8 +132,8 @@ export function toolLines(record: ToolRecord, style: Style, width: number): stri
   if (!showPreview) return lines;
   const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
   if (!output) return lines;
-  // An error whose first line is already the outcome shows only what follows it.
-  const all = output.split('\n').slice(result.startsWith('✗') ? 1 : 0);
+  // An error shows what follows the line that is already its outcome.
+  const all = result.startsWith('✗') ? errorLines(output).slice(1) : output.split('\n');
   if (!all.length) return lines;
   const shown = all.slice(0, record.previewLines ?? PREVIEW_LINES);
   shown.forEach((line, i) => {
