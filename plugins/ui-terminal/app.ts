@@ -21,7 +21,7 @@ import { PromptHistory } from './editor/history.js';
 import { CompletionMenu } from './editor/menu.js';
 import { renderEditor } from './editor/view.js';
 import type { MemoryTarget } from './memory-note.js';
-import { memoryNoteMode, shellMode, type PromptModeHost } from './prompt-modes.js';
+import { isModePrompt, memoryNoteMode, shellMode, type PromptModeHost } from './prompt-modes.js';
 import { resumedLines } from './render/resume.js';
 import { StatusBar } from './status/bar.js';
 import type { Key } from './terminal/keys.js';
@@ -194,9 +194,13 @@ export class TerminalApp implements UiHost, KeyHost {
     void this.history.add(text).catch(() => undefined);
     const slash = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text);
     if (slash) void runSlash(this.slashHost(), slash[1]!, slash[2] ?? '');
-    else if (text.startsWith('!') && !this.busy) shellMode(this.modeHost(), text.slice(1).trim());
-    else if (text.startsWith('#') && !this.busy) void memoryNoteMode(this.modeHost(), text.slice(1).trim());
-    else this.submitPrompt(text);
+    else if (!isModePrompt(text)) this.submitPrompt(text);
+    else if (this.busy) {
+      // Not a steering message: the model would get "!rm …" as text. It waits in the input instead.
+      this.buffer.set(text);
+      this.flash(`${text[0]} works when the agent is idle: wait, or press esc to interrupt it`, 3000);
+    } else if (text.startsWith('!')) shellMode(this.modeHost(), text.slice(1).trim());
+    else void memoryNoteMode(this.modeHost(), text.slice(1).trim());
   }
 
   private startRun(text: string, tag?: string): void {

@@ -29,7 +29,7 @@ export default definePlugin<Options>({
       statusLine: {
         type: 'object',
         additionalProperties: false,
-        required: ['command'],
+        // No `command` required: a layer may set only the time limit for a command another layer names.
         description: 'A command whose first line of output is shown under the status line (it reads the session facts as JSON on stdin)',
         properties: {
           type: { const: 'command' },

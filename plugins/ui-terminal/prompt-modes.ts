@@ -23,6 +23,14 @@ export interface PromptModeHost {
   ask(choice: ChoicePrompt<MemoryTarget>): void;
 }
 
+/**
+ * `!command` runs in the shell; `#note` (one line) goes to a memory file. A pasted Markdown
+ * document that starts with a heading is a prompt, not a note.
+ */
+export function isModePrompt(text: string): boolean {
+  return text.startsWith('!') || (text.startsWith('#') && !text.includes('\n'));
+}
+
 const message = (error: unknown) => sanitize(String((error as Error)?.message ?? error));
 
 /** `!command`: the Bash tool runs it through the permission engine and sandbox; its output joins the conversation. */
