@@ -4,19 +4,13 @@
 // showing its conversation, and the exit hint.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitProject, requestText, startFakeLlm, type FakeLlm } from '../e2e/support.js';
-import { isolatedEnv } from '../support/project.js';
-import { colouredLine, overflowing, TmuxTerminal, tmuxAvailable } from './tmux.js';
+import { describe, expect, it } from 'vitest';
+import { requestText } from '../e2e/support.js';
+import { fakeLlmTerminals } from './fake-llm-terminal.js';
+import { colouredLine, overflowing, tmuxAvailable } from './tmux.js';
 
 const hasTmux = tmuxAvailable();
-let fake: FakeLlm;
-const terminals: TmuxTerminal[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm({ fixture: { turns: [] } });
-});
-afterEach(() => terminals.splice(0).forEach((t) => t.close()));
-afterAll(() => fake?.close());
+const llm = fakeLlmTerminals();
 
 // Prints what the status line command was told, so the test can see each field arrive.
 const STATUS_SCRIPT = `let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => {
@@ -36,19 +30,12 @@ const SESSION = {
   fallback: { text: 'UNEXPECTED REQUEST' },
 };
 
-function start(dir: string, env: NodeJS.ProcessEnv, args: string[] = []) {
-  const term = TmuxTerminal.start({ cwd: dir, env, width: 100, height: 40, args });
-  terminals.push(term);
-  return term;
-}
+const start = (dir: string, env: NodeJS.ProcessEnv, args: string[] = []) => llm.start({ cwd: dir, env, width: 100, height: 40, args });
 
 describe.skipIf(!hasTmux)('everyday terminal items with the real provider, tools and permission engine', () => {
   it('status line, !command, #note, exit hint, and --continue showing the conversation', async () => {
-    fake.setFixture(SESSION);
-    fake.reset();
-    const dir = gitProject({ 'src/a.ts': 'export const a = 1;\n', 'build/keep.txt': 'keep\n' });
-    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
-    delete env.NO_COLOR;
+    const { dir, env } = llm.project(SESSION, { 'src/a.ts': 'export const a = 1;\n', 'build/keep.txt': 'keep\n' }, { color: true });
+    const fake = llm.fake;
     const statusLog = join(dir, '..', `status-${Date.now()}.log`);
     const script = join(env.ASSISTANT_CONFIG_DIR!, 'status.js');
     mkdirSync(env.ASSISTANT_CONFIG_DIR!, { recursive: true });
@@ -121,7 +108,7 @@ describe.skipIf(!hasTmux)('everyday terminal items with the real provider, tools
     term.keys('Enter');
     await term.waitFor('Here is one more thing.');
     expect(requestText(fake.requests.find((r) => r.turn === 'one more')!)).toContain('always run npm test before committing');
-    expect(fake.requests.filter((r) => r.turn === undefined).length).toBe(0);
+    expect(llm.unexpected()).toEqual([]);
     expect(overflowing(term)).toEqual([]);
 
     // While the agent works, "!…" is not sent as a steering message: it waits in the input.

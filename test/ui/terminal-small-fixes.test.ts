@@ -4,20 +4,14 @@
 // and the pluralised max-turns notice (headless).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitProject, runHeadless, startFakeLlm, type FakeLlm } from '../e2e/support.js';
-import { isolatedEnv } from '../support/project.js';
+import { describe, expect, it } from 'vitest';
+import { runHeadless } from '../e2e/support.js';
 import { toolLine } from '../support/tool-line.js';
-import { overflowing, TmuxTerminal, tmuxAvailable } from './tmux.js';
+import { fakeLlmTerminals } from './fake-llm-terminal.js';
+import { overflowing, tmuxAvailable } from './tmux.js';
 
 const hasTmux = tmuxAvailable();
-let fake: FakeLlm;
-const terminals: TmuxTerminal[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm({ fixture: { turns: [] } });
-});
-afterEach(() => terminals.splice(0).forEach((t) => t.close()));
-afterAll(() => fake?.close());
+const llm = fakeLlmTerminals();
 
 const TOOLS = {
   turns: [
@@ -41,12 +35,8 @@ const TOOLS = {
 
 describe.skipIf(!hasTmux)('smaller terminal fixes with the real provider and tools', () => {
   it('tool lines, durations, /help columns, @missing.txt and Tab on a folder read right', async () => {
-    fake.setFixture(TOOLS);
-    fake.reset();
-    const dir = gitProject({ 'src/lib/main.ts': 'export {};\n', 'src/a.ts': 'export const a = 1;\n' });
-    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
-    const term = TmuxTerminal.start({ cwd: dir, env, width: 100, height: 50, args: ['--permission-mode', 'acceptEdits'] });
-    terminals.push(term);
+    const { dir, env } = llm.project(TOOLS, { 'src/lib/main.ts': 'export {};\n', 'src/a.ts': 'export const a = 1;\n' });
+    const term = llm.start({ cwd: dir, env, width: 100, height: 50, args: ['--permission-mode', 'acceptEdits'] });
     await term.waitFor('accept edits (shift+tab)');
 
     term.type('use the tools');
@@ -89,14 +79,12 @@ describe.skipIf(!hasTmux)('smaller terminal fixes with the real provider and too
     term.type('main.ts');
     await term.waitFor('› see @src/lib/main.ts');
     expect(overflowing(term)).toEqual([]);
-    expect(fake.requests.filter((r) => r.turn === undefined).length).toBe(0);
+    expect(llm.unexpected()).toEqual([]);
   }, 300_000);
 
   it('says "1 model turn" when the turn limit stops a headless run', async () => {
-    fake.setFixture({ turns: [{ reply: { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'a.txt' } }] } }], fallback: { text: 'UNEXPECTED' } });
-    fake.reset();
-    const dir = gitProject({ 'a.txt': 'hello\n' });
-    const result = await runHeadless(fake, dir, ['--max-turns', '1', 'read a.txt'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
+    const { dir } = llm.project({ turns: [{ reply: { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'a.txt' } }] } }], fallback: { text: 'UNEXPECTED' } }, { 'a.txt': 'hello\n' });
+    const result = await runHeadless(llm.fake, dir, ['--max-turns', '1', 'read a.txt'], { env: { ANTHROPIC_API_KEY: 'test-key' } });
     expect(result.stderr).toContain('stopped after 1 model turn (limits.maxTurns = 1)');
   }, 120_000);
 });
