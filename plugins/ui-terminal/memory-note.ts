@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { appendFile, lstat, mkdir, open, realpath } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, open, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isInside, userDirs, type Kernel } from '../../core/index.js';
 
 /** A memory file `#note` can go to. */
@@ -88,7 +88,15 @@ async function excludeFromGit(root: string, path: string): Promise<void> {
   const gitDir = join(root, '.git');
   const info = await lstat(gitDir).catch(() => undefined);
   if (!info?.isDirectory()) return;
-  const exclude = join(gitDir, 'info', 'exclude');
-  await mkdir(dirname(exclude), { recursive: true });
-  await appendFile(exclude, `\n/${path.slice(root.length + 1)}\n`);
+  await mkdir(join(gitDir, 'info'), { recursive: true });
+  // Links inside .git are refused like the memory file's: the line must not land outside the repository.
+  const infoDir = await realpath(join(gitDir, 'info'));
+  if (!isInside(infoDir, await realpath(gitDir))) return;
+  const handle = await open(join(infoDir, 'exclude'), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644).catch(() => undefined);
+  if (!handle) return;
+  try {
+    if ((await handle.stat()).isFile()) await handle.write(`\n/${path.slice(root.length + 1)}\n`);
+  } finally {
+    await handle.close();
+  }
 }

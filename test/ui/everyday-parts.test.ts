@@ -96,6 +96,23 @@ describe('a #note', () => {
     mkdirSync(join(root, 'dir.md'));
     await expect(appendMemoryNote({ ...target, path: join(root, 'dir.md') }, 'x', kernel())).rejects.toThrow();
   });
+
+  it('keeps a new local file out of git through .git/info/exclude, never through a link out of .git', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, '.git/info'), { recursive: true });
+    const target: MemoryTarget = { scope: 'local', label: 'l', path: join(root, 'ASSISTANT.local.md'), root };
+    await appendMemoryNote(target, 'mine', kernel());
+    expect(readFileSync(join(root, '.git/info/exclude'), 'utf8')).toBe('\n/ASSISTANT.local.md\n');
+
+    const other = tempDir();
+    const bashrc = join(tempDir(), 'bashrc');
+    writeFileSync(bashrc, '# mine\n');
+    mkdirSync(join(other, '.git/info'), { recursive: true });
+    symlinkSync(bashrc, join(other, '.git/info/exclude'));
+    await appendMemoryNote({ ...target, path: join(other, 'ASSISTANT.local.md'), root: other }, 'mine', kernel());
+    expect(readFileSync(bashrc, 'utf8')).toBe('# mine\n');
+    expect(readFileSync(join(other, 'ASSISTANT.local.md'), 'utf8')).toBe('# Memory\n\n- mine\n');
+  });
 });
 
 describe('a resumed conversation', () => {
