@@ -2,7 +2,7 @@
 // LLM server and the built-in tools. Tool lines (command before description, a write said once, a
 // timed-out command), durations in the detail view, /help's columns, `@missing.txt`, Tab on a folder,
 // and the pluralised max-turns notice (headless).
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runHeadless } from '../e2e/support.js';
@@ -36,6 +36,7 @@ const TOOLS = {
 describe.skipIf(!hasTmux)('smaller terminal fixes with the real provider and tools', () => {
   it('tool lines, durations, /help columns, @missing.txt and Tab on a folder read right', async () => {
     const { dir, env } = llm.project(TOOLS, { 'src/lib/main.ts': 'export {};\n', 'src/a.ts': 'export const a = 1;\n' });
+    symlinkSync(join(dir, 'src/lib'), join(dir, 'shared'));
     const term = llm.start({ cwd: dir, env, width: 100, height: 50, args: ['--permission-mode', 'acceptEdits'] });
     await term.waitFor('accept edits (shift+tab)');
 
@@ -71,13 +72,16 @@ describe.skipIf(!hasTmux)('smaller terminal fixes with the real provider and too
     screen = await term.waitFor('Nothing attached.');
     expect(screen).toContain('⚠ @missing.txt was not attached: there is no such file or folder');
 
-    // Tab on a folder: no space after it, so the path can go on.
+    // Tab on a folder, a linked one too: no space after it, so the path can go on.
     await term.waitFor('› Ask anything');
     term.type('see @src/li');
     await term.waitFor('@src/lib/main.ts');
     term.keys('Tab');
+    term.type('main.ts and @shar');
+    await term.waitFor('❯ @shared/');
+    term.keys('Tab');
     term.type('main.ts');
-    await term.waitFor('› see @src/lib/main.ts');
+    await term.waitFor('› see @src/lib/main.ts and @shared/main.ts');
     expect(overflowing(term)).toEqual([]);
     expect(llm.unexpected()).toEqual([]);
   }, 300_000);
