@@ -13,7 +13,7 @@ import { KeyBindings, type KeyHost } from './app-keys.js';
 import { ApprovalController } from './approval/controller.js';
 import { runBuiltin } from './commands/builtin.js';
 import type { UiHost } from './commands/host.js';
-import { runSlash } from './commands/run-slash.js';
+import { runSlash, uiServices } from './commands/run-slash.js';
 import { TextBuffer } from './editor/buffer.js';
 import type { ChoicePrompt } from './editor/choice.js';
 import { FileIndex } from './editor/complete.js';
@@ -284,26 +284,12 @@ export class TerminalApp implements UiHost, KeyHost {
         this.transcript.note(lines);
         this.screen.schedule();
       },
-      services: () => this.services(),
+      services: () => uiServices(this),
     };
   }
 
   private lines(text: string): string[] {
     return text.split('\n').flatMap((line) => wrapLine(line, this.width, /^\s*/.exec(line)![0]));
-  }
-
-  /** The UI services slash commands from other plugins can reach (`context.ui`), documented in docs/usage.md. */
-  private services(): Record<string, unknown> {
-    return {
-      clearScreen: () => this.clearScreen(),
-      newConversation: () => this.newConversation(),
-      switchRunner: (runner: AgentRunner) => this.switchRunner(runner),
-      setMode: (mode: PermissionMode) => this.setMode(mode),
-      submit: (text: string) => this.submitPrompt(text),
-      runner: this.runner,
-      width: this.width,
-      color: this.style.enabled,
-    };
   }
 
   /** Sends text as the user's next prompt (a command that expands to a prompt, e.g. an MCP server's); shown as typed, queued when the agent is busy. */

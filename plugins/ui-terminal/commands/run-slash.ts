@@ -1,4 +1,5 @@
-import type { Kernel, SlashCommandContext } from '../../../core/index.js';
+import type { Kernel, PermissionMode, SlashCommandContext } from '../../../core/index.js';
+import type { AgentRunner } from '../../../core/kits/agent/index.js';
 import type { Style } from '../terminal/style.js';
 import { sanitize } from '../terminal/width.js';
 import { BUILTIN_COMMANDS } from './host.js';
@@ -35,4 +36,30 @@ export async function runSlash(host: SlashHost, name: string, args: string): Pro
   } catch (error) {
     host.note([style.red(`✗ /${name} failed: ${sanitize(String((error as Error)?.message ?? error))}`)]);
   }
+}
+
+/** What the UI lends other plugins' slash commands. */
+export interface UiServicesHost {
+  readonly runner: AgentRunner;
+  readonly width: number;
+  readonly style: Style;
+  clearScreen(): void;
+  newConversation(): Promise<string>;
+  switchRunner(runner: AgentRunner): void;
+  setMode(mode: PermissionMode): string | undefined;
+  submitPrompt(text: string): void;
+}
+
+/** The UI services slash commands from other plugins can reach (`context.ui`), documented in docs/usage.md. */
+export function uiServices(app: UiServicesHost): Record<string, unknown> {
+  return {
+    clearScreen: () => app.clearScreen(),
+    newConversation: () => app.newConversation(),
+    switchRunner: (runner: AgentRunner) => app.switchRunner(runner),
+    setMode: (mode: PermissionMode) => app.setMode(mode),
+    submit: (text: string) => app.submitPrompt(text),
+    runner: app.runner,
+    width: app.width,
+    color: app.style.enabled,
+  };
 }
