@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { requestText } from '../e2e/support.js';
 import { fakeLlmTerminals } from './fake-llm-terminal.js';
 import { colouredLine, overflowing, tmuxAvailable } from './tmux.js';
+import { pollUntil, sleep } from '../support/wait.js';
 
 const hasTmux = tmuxAvailable();
 const llm = fakeLlmTerminals();
@@ -60,12 +61,19 @@ describe.skipIf(!hasTmux)('everyday terminal items with the real provider, tools
     const told = readFileSync(statusLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(told.at(-1)).toMatchObject({ hook_event_name: 'Status', cwd: dir, workspace: { project_dir: dir }, model: { id: 'claude-sonnet-4-6' }, permission_mode: 'default' });
     expect(told.at(-1).context_window.window_tokens).toBeGreaterThan(100_000);
-    const runs = told.length;
 
     // Nothing changed: the command is not run again, however often the screen redraws.
+    const runs = () => readFileSync(statusLog, 'utf8').trim().split('\n').length;
+    let settled = runs();
+    await pollUntil(async () => {
+      await sleep(1000);
+      const now = runs();
+      return now === settled || ((settled = now), false);
+    });
     term.keys('C-l');
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(readFileSync(statusLog, 'utf8').trim().split('\n').length).toBe(runs);
+    await term.waitFor('› Ask anything');
+    await sleep(1500);
+    expect(runs()).toBe(settled);
 
     // !command: the real Bash tool runs it; the output is shown and goes to the model with the next prompt.
     await term.waitFor('› Ask anything');
@@ -146,5 +154,14 @@ describe.skipIf(!hasTmux)('everyday terminal items with the real provider, tools
     await again.waitFor(/claude-sonnet-4-6 · ctx \d+% · \$0\.\d{4} · default mode/);
     again.keys('C-d');
     await again.waitFor(`resume with: assistant --resume ${id}`);
+
+    // The --resume picker leads to the same view.
+    const picked = start(dir, env, ['--resume']);
+    await picked.waitFor('Resume which session?');
+    picked.keys('Enter');
+    screen = await picked.waitFor('─ resumed: the conversation continues from here ─');
+    expect(screen).toContain('› a slow reply');
+    picked.keys('C-d');
+    await picked.waitFor(`resume with: assistant --resume ${id}`);
   }, 300_000);
 });
