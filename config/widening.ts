@@ -117,6 +117,14 @@ function splitLimits(value: unknown, below: AssistantConfig['limits'], out: Spli
   if (Object.keys(kept).length) out.kept.limits = kept;
 }
 
+/** The UI's look may be set untrusted; `ui.statusLine` runs a command, so it waits for trust. */
+function splitUi(value: unknown, out: SplitLayer): void {
+  if (!isObject(value)) return void (out.kept.ui = value);
+  const { statusLine, ...rest } = value;
+  if (statusLine !== undefined) out.widening.push({ pointer: '/ui/statusLine', value: statusLine });
+  if (Object.keys(rest).length) out.kept.ui = rest;
+}
+
 /** Splits the values of one project config file into what always applies and what needs trust; `below` is what applies without the project. */
 export function splitProjectLayer(values: AssistantConfig, below: AssistantConfig = {}): SplitLayer {
   const out: SplitLayer = { kept: {}, widening: [] };
@@ -127,6 +135,7 @@ export function splitProjectLayer(values: AssistantConfig, below: AssistantConfi
     else if (key === 'provider') splitProvider(value, out);
     else if (key === 'persistence') splitPersistence(value, out);
     else if (key === 'limits') splitLimits(value, below.limits, out);
+    else if (key === 'ui') splitUi(value, out);
     else if (HARMLESS.has(key)) out.kept[key] = value;
     else out.widening.push({ pointer: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value });
   }

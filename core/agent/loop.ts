@@ -126,7 +126,7 @@ export async function runAgentLoop(kernel: Kernel, options: AgentLoopOptions): P
     while (true) {
       if (signal.aborted) return finish('aborted', 'stopped by the user');
       if (turns >= limits.maxTurns)
-        return finish('max_turns', `stopped after ${turns} model turns (limits.maxTurns = ${limits.maxTurns}); raise it or continue with a new prompt`);
+        return finish('max_turns', `stopped after ${turns} model turn${turns === 1 ? '' : 's'} (limits.maxTurns = ${limits.maxTurns}); raise it or continue with a new prompt`);
       const sofar = spent();
       if (limits.maxTokens && sofar.tokens >= limits.maxTokens)
         return finish('budget', `stopped: this prompt used ${sofar.tokens} tokens${byTools()} (limits.maxTokens = ${limits.maxTokens})`);

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { declaredPaths, decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart, type ToolCallInfo, type ToolCallPart, type ToolResultPart } from '../../core/index.js';
 import { estimateTextTokens } from '../../core/kits/provider/index.js';
@@ -32,14 +32,14 @@ export default definePlugin<Options>({
     type: 'object',
     additionalProperties: false,
     properties: {
-      fileNames: { type: 'array', items: { type: 'string', pattern: '^[^/\\\\]+$' }, minItems: 1, default: ['ASSISTANT.md', 'AGENTS.md', 'CLAUDE.md'] },
+      fileNames: { type: 'array', items: { type: 'string', pattern: '^[^/\\\\]+$' }, minItems: 1, default: ['ASSISTANT.md', 'AGENTS.md', 'CLAUDE.md', 'ASSISTANT.local.md'] },
       maxTokens: { type: 'integer', minimum: 100, default: 10000 },
       importDepth: { type: 'integer', minimum: 0, maximum: 10, default: 5 },
       directories: { type: 'boolean', default: true },
     },
   },
   apply(kernel, options, { logger }) {
-    const names = options.fileNames ?? ['ASSISTANT.md', 'AGENTS.md', 'CLAUDE.md'];
+    const names = options.fileNames ?? ['ASSISTANT.md', 'AGENTS.md', 'CLAUDE.md', 'ASSISTANT.local.md'];
     // Standing instructions: a command that rewrites one steers every later session.
     for (const name of names) kernel.controlFiles.declare({ path: name, why: 'a memory file (standing instructions to the agent)', searched: true, declaredBy: 'memory-files' });
     const maxTokens = options.maxTokens ?? 10000;
@@ -96,6 +96,10 @@ export default definePlugin<Options>({
       return { files, warnings, section: { id: 'memory', part: 'memory' as const, text: `<memory>\n${intro}\n\n${text}\n</memory>` } };
     };
     const memory = () => (loaded ??= load());
+    // A memory file written while the session runs (a `#note`, an edit) applies from the next request.
+    kernel.files.onChange((paths) => {
+      if (paths.some((p) => p !== '*' && names.includes(basename(p)))) (loaded = undefined), seen.clear(), covered.clear();
+    });
 
     kernel.hooks.systemPrompt.tapPromise('memory-files', async (sections) => {
       const { section } = await memory();

@@ -3,77 +3,66 @@ import {
   userDirs,
   type ApprovalAnswer,
   type ApprovalRequest,
-  type InteractiveSession,
   type Kernel,
   type OriginEvent,
   type PermissionMode,
   type SlashCommandContext,
 } from '../../core/index.js';
 import { createRunner, openSession, type AgentLoopResult, type AgentRunner } from '../../core/kits/agent/index.js';
+import { KeyBindings, type KeyHost } from './app-keys.js';
 import { ApprovalController } from './approval/controller.js';
 import { runBuiltin } from './commands/builtin.js';
-import { BUILTIN_COMMANDS, type UiHost } from './commands/host.js';
+import type { UiHost } from './commands/host.js';
+import { runSlash, uiServices } from './commands/run-slash.js';
 import { TextBuffer } from './editor/buffer.js';
+import type { ChoicePrompt } from './editor/choice.js';
 import { FileIndex } from './editor/complete.js';
 import { PromptHistory } from './editor/history.js';
-import { applyEditingKey } from './editor/keymap.js';
 import { CompletionMenu } from './editor/menu.js';
 import { renderEditor } from './editor/view.js';
-import { modeCycle, statusLine } from './render/status.js';
-import { KeyDecoder, type Key } from './terminal/keys.js';
+import type { MemoryTarget } from './memory-note.js';
+import { isModePrompt, memoryNoteMode, shellMode, type PromptModeHost } from './prompt-modes.js';
+import { resumedLines } from './render/resume.js';
+import { StatusBar } from './status/bar.js';
+import type { Key } from './terminal/keys.js';
 import { Screen, type LiveView } from './terminal/screen.js';
-import { captureStderr } from './terminal/stderr-capture.js';
+import { TerminalTakeover } from './terminal/takeover.js';
 import { colorEnabled, createStyle, type Style } from './terminal/style.js';
 import { sanitize, truncate, wrapLine } from './terminal/width.js';
 import { Transcript } from './transcript.js';
+import type { AppContext } from './app-context.js';
 
-/** The plugin's options that shape the UI. */
-export interface UiOptions {
-  showThinking?: boolean;
-  historySize?: number;
-}
-
-/** What the app runs on: the kernel, the session's runner, and the terminal's streams. */
-export interface AppContext {
-  kernel: Kernel;
-  session: InteractiveSession;
-  input: NodeJS.ReadStream;
-  output: NodeJS.WriteStream;
-  options: UiOptions;
-  env?: NodeJS.ProcessEnv;
-}
-
-const DOUBLE_PRESS_MS = 2000;
-const ESC_WAIT_MS = 30;
-const BRACKETED_PASTE_ON = '\x1b[?2004h';
-const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+export type { AppContext, UiOptions } from './app-context.js';
 
 /**
  * The interactive session: the transcript above, the input with history and completion at the
  * bottom, approvals in place of the input when the agent asks, and slash commands.
  */
-export class TerminalApp implements UiHost {
+export class TerminalApp implements UiHost, KeyHost {
   readonly kernel: Kernel;
   readonly style: Style;
   runner: AgentRunner;
+  readonly buffer = new TextBuffer();
+  readonly history: PromptHistory;
+  readonly menu: CompletionMenu;
+  readonly startMode: PermissionMode;
   private readonly screen: Screen;
   private readonly transcript: Transcript;
   private readonly approvals: ApprovalController;
-  private readonly buffer = new TextBuffer();
-  private readonly decoder = new KeyDecoder();
-  private readonly history: PromptHistory;
-  private readonly menu: CompletionMenu;
-  private readonly startMode: PermissionMode;
+  private readonly terminal: TerminalTakeover;
+  private readonly bindings = new KeyBindings(this);
+  private readonly status: StatusBar;
   /** Steering messages typed while the agent works, until the loop picks them up. */
   private queued: string[] = [];
   private hint: { text: string; until: number } | undefined;
-  private lastPress = { ctrlC: 0, escape: 0 };
   private modelOverride: string | undefined;
   private running: Promise<void> | undefined;
+  /** Stops what runs: the agent's prompt, or a `!command`. */
+  private stopRunning: (() => void) | undefined;
+  /** A question in place of the input (where a `#note` goes). */
+  private choice: ChoicePrompt<MemoryTarget> | undefined;
   private ticker: NodeJS.Timeout | undefined;
-  private escTimer: NodeJS.Timeout | undefined;
   private finish: ((code: number) => void) | undefined;
-  private releaseStderr: () => void = () => {};
   private exiting = false;
 
   constructor(private readonly context: AppContext) {
@@ -89,6 +78,13 @@ export class TerminalApp implements UiHost {
     this.menu = new CompletionMenu(() => kernel.commands.listSlash(), new FileIndex(kernel.cwd), () => {
       this.menu.update(this.buffer);
       this.screen.schedule();
+    });
+    this.status = new StatusBar(kernel, options.statusLine, () => this.screen.schedule());
+    this.terminal = new TerminalTakeover(context.input, output, {
+      keys: (keys) => this.keys(keys),
+      resize: () => this.screen.resized(),
+      terminate: () => this.exit(130),
+      stderrLine: (line) => this.screen.commit([this.style.gray(sanitize(line))]),
     });
   }
 
@@ -108,20 +104,16 @@ export class TerminalApp implements UiHost {
     return this.modelOverride ?? this.kernel.config.provider?.model ?? this.runner.session.info.model ?? 'default model';
   }
 
+  get mode(): PermissionMode {
+    return this.runner.session.mode;
+  }
+
   /** Takes over the terminal until the user leaves; resolves with the exit code. */
   start(): Promise<number> {
-    const { input, output } = this.context;
-    input.setRawMode?.(true);
-    input.setEncoding('utf8');
-    input.on('data', this.onData);
-    input.resume();
-    output.on('resize', this.onResize);
-    process.on('SIGTERM', this.onTerminate);
-    process.on('SIGHUP', this.onTerminate);
-    output.write(BRACKETED_PASTE_ON);
-    this.releaseStderr = captureStderr(process.stderr, (line) => this.screen.commit([this.style.gray(sanitize(line))]));
+    this.terminal.start();
     const { style } = this;
     this.screen.commit([style.bold('assistant') + style.gray(' · /help for commands · ctrl+j for a new line · ctrl+c twice to exit'), '']);
+    this.showResumed();
     this.screen.draw();
     void this.history.load().catch(() => undefined);
     const done = new Promise<number>((resolve) => (this.finish = resolve));
@@ -144,15 +136,6 @@ export class TerminalApp implements UiHost {
     return this.approvals.approve(items);
   }
 
-  private readonly onData = (chunk: string) => {
-    if (this.escTimer) clearTimeout(this.escTimer);
-    this.keys(this.decoder.push(chunk));
-    if (this.decoder.pending) this.escTimer = setTimeout(() => this.keys(this.decoder.flush()), ESC_WAIT_MS);
-  };
-
-  private readonly onResize = () => this.screen.resized();
-  private readonly onTerminate = () => this.exit(130);
-
   /** A bug in key handling is shown and the UI stays usable: a crash never leaves the terminal in raw mode. */
   private keys(keys: Key[]): void {
     for (const key of keys) {
@@ -171,107 +154,24 @@ export class TerminalApp implements UiHost {
       if (this.approvals.handle(key) === 'interrupted') this.interrupt();
       return;
     }
-    const b = this.buffer;
-    if (key.type === 'key' && this.appKey(key.name)) return;
-    if (key.type === 'ctrl' && this.ctrlKey(key.letter)) return;
-    if (applyEditingKey(b, key)) {
-      this.history.reset();
-      this.menu.update(b);
+    if (this.choice) {
+      if (this.choice.handle(key)) this.choice = undefined;
+      return;
     }
+    this.bindings.handle(key);
   }
 
-  /** Keys with a meaning beyond editing; false lets the editor have the key. */
-  private appKey(name: Extract<Key, { type: 'key' }>['name']): boolean {
-    const b = this.buffer;
-    switch (name) {
-      case 'enter':
-        if (this.menu.open && this.menu.kind === 'file') this.menu.accept(b);
-        else if (this.menu.open && !this.menu.exact(b)) {
-          this.menu.accept(b);
-          this.submit(b.text);
-        } else if (b.text.endsWith('\\') && b.cursor === b.text.length) {
-          b.backspace();
-          b.insert('\n');
-        } else this.submit(b.text);
-        return true;
-      case 'tab':
-        this.menu.accept(b);
-        return true;
-      case 'shift-tab': {
-        const modes = modeCycle(this.startMode);
-        this.setMode(modes[(modes.indexOf(this.runner.session.mode) + 1) % modes.length]!);
-        return true;
-      }
-      case 'escape':
-        if (this.menu.open) this.menu.close(b);
-        else if (this.busy) this.interrupt();
-        else if (!b.empty && this.pressedTwice('escape')) b.clear();
-        else if (!b.empty) this.flash('Esc again to clear the input');
-        return true;
-      case 'up':
-        if (this.menu.open) this.menu.move(-1);
-        else if (!b.up()) this.recall(this.history.previous(b.text), false);
-        return true;
-      case 'down':
-        if (this.menu.open) this.menu.move(1);
-        else if (!b.down()) this.recall(this.history.next(), true);
-        return true;
-      default:
-        return false;
-    }
+  flash(text: string, ms: number): void {
+    this.hint = { text, until: Date.now() + ms };
+    setTimeout(() => this.screen.schedule(), ms + 10).unref();
   }
 
-  private ctrlKey(letter: string): boolean {
-    const b = this.buffer;
-    switch (letter) {
-      case 'c':
-        if (this.busy) this.interrupt();
-        else if (!b.empty) b.clear();
-        else if (this.pressedTwice('ctrlC')) this.exit(0);
-        else this.flash('Press Ctrl+C again to exit');
-        break;
-      case 'd':
-        if (!b.empty) return false;
-        this.exit(0);
-        break;
-      case 'p':
-        this.recall(this.history.previous(b.text), false);
-        break;
-      case 'n':
-        this.recall(this.history.next(), true);
-        break;
-      case 'l':
-        this.screen.clear();
-        break;
-      case 'o':
-        this.transcript.note(['', ...this.transcript.details(1)]);
-        break;
-      case 't':
-        this.transcript.toggleThinking();
-        break;
-      default:
-        return false;
-    }
-    this.menu.update(b);
-    return true;
+  showDetails(): void {
+    this.transcript.note(['', ...this.transcript.details(1)]);
   }
 
-  /** Records a press; true when the same key was pressed moments ago. */
-  private pressedTwice(key: keyof TerminalApp['lastPress']): boolean {
-    const twice = Date.now() - this.lastPress[key] < DOUBLE_PRESS_MS;
-    this.lastPress[key] = twice ? 0 : Date.now();
-    return twice;
-  }
-
-  private recall(text: string | undefined, atEnd: boolean): void {
-    if (text === undefined) return;
-    const firstBreak = text.indexOf('\n');
-    this.buffer.set(text, atEnd || firstBreak < 0 ? text.length : firstBreak);
-  }
-
-  private flash(text: string): void {
-    this.hint = { text, until: Date.now() + DOUBLE_PRESS_MS };
-    setTimeout(() => this.screen.schedule(), DOUBLE_PRESS_MS + 10).unref();
+  toggleThinking(): void {
+    this.transcript.toggleThinking();
   }
 
   setMode(mode: PermissionMode): string | undefined {
@@ -285,36 +185,75 @@ export class TerminalApp implements UiHost {
     this.modelOverride = model;
   }
 
-  /** Enter: a slash command, a steering message while the agent works, or a new prompt. */
-  private submit(raw: string): void {
+  /** Enter: a slash command, `!command`, `#note`, a steering message while the agent works, or a new prompt. */
+  submit(raw: string): void {
     const text = raw.replace(/\s+$/, '');
     if (!text.trim()) return;
     this.buffer.clear();
     this.menu.update(this.buffer);
     void this.history.add(text).catch(() => undefined);
     const slash = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text);
-    if (slash) void this.slash(slash[1]!, slash[2] ?? '');
-    else this.submitPrompt(text);
+    if (slash) void runSlash(this.slashHost(), slash[1]!, slash[2] ?? '');
+    else if (!isModePrompt(text)) this.submitPrompt(text);
+    else if (this.busy) {
+      // Not a steering message: the model would get "!rm …" as text. It waits in the input instead.
+      this.buffer.set(text);
+      this.flash(`${text[0]} works when the agent is idle: wait, or press esc to interrupt it`, 3000);
+    } else if (text.startsWith('!')) shellMode(this.modeHost(), text.slice(1).trim());
+    else void memoryNoteMode(this.modeHost(), text.slice(1).trim());
   }
 
   private startRun(text: string, tag?: string): void {
     this.transcript.prompt(text, tag);
-    this.transcript.begin();
-    this.ticker = setInterval(() => this.screen.schedule(), 100);
+    const options = this.modelOverride ? { model: this.modelOverride } : {};
     let next: string | undefined;
-    this.running = this.runner
-      .run(text, this.modelOverride ? { model: this.modelOverride } : {})
-      .then((result) => {
+    this.track(
+      this.runner.run(text, options).then((result) => {
         next = this.afterRun(result);
-      })
+      }),
+      () => this.runner.abort(),
+      () => next,
+    );
+  }
+
+  /** Marks the app busy while `work` runs; afterwards starts the prompt `next` returns, if any. */
+  private track(work: Promise<void>, stop: () => void, next: () => string | undefined): void {
+    this.transcript.begin();
+    this.stopRunning = stop;
+    this.ticker = setInterval(() => this.screen.schedule(), 100);
+    this.running = work
       .catch((error: unknown) => this.transcript.note([this.style.red(`✗ ${sanitize(String((error as Error)?.message ?? error))}`)]))
       .finally(() => {
         this.running = undefined;
+        this.stopRunning = undefined;
+        this.transcript.end();
         if (this.ticker) clearInterval(this.ticker);
         this.screen.schedule();
         // Only now is the app idle: a follow-up started earlier would find it busy and be lost.
-        if (next && !this.exiting && !this.busy) this.startRun(next, '(queued)');
+        const prompt = next();
+        this.queued = [];
+        if (prompt && !this.exiting && !this.busy) this.startRun(prompt, '(queued)');
       });
+  }
+
+  private modeHost(): PromptModeHost {
+    return {
+      kernel: this.kernel,
+      runner: this.runner,
+      style: this.style,
+      env: this.context.env,
+      modelOverride: this.modelOverride,
+      prompt: (text) => this.transcript.prompt(text),
+      note: (lines) => {
+        this.transcript.note(lines);
+        this.screen.schedule();
+      },
+      track: (work, stop, next) => this.track(work, stop, next),
+      ask: (choice) => {
+        this.choice = choice;
+        this.screen.schedule();
+      },
+    };
   }
 
   /** Settles messages still queued when a run ends; returns the next prompt they make, if any. */
@@ -329,46 +268,28 @@ export class TerminalApp implements UiHost {
   }
 
   /** Stops the running prompt: the stream and tools are aborted, partial output is kept. */
-  private interrupt(): void {
+  interrupt(): void {
     this.approvals.interrupt();
-    if (this.busy) this.runner.abort();
+    this.stopRunning?.();
   }
 
-  private async slash(name: string, args: string): Promise<void> {
-    const { style } = this;
-    const command = this.kernel.commands.slash(name);
-    this.transcript.note(['', style.bold(style.cyan(`/${name}`)) + (args ? ` ${args}` : '')]);
-    const builtin = BUILTIN_COMMANDS.find((c) => c.name === name);
-    if (!command) this.transcript.note([style.red(`Unknown command /${name}.`) + style.gray(' /help lists the commands; plugins add more.')]);
-    else if (this.busy && !builtin?.whileBusy) this.transcript.note([style.yellow(`/${name} can run when the agent is idle; press esc to interrupt it first.`)]);
-    else {
-      const context: SlashCommandContext = { print: (text) => this.transcript.note(this.lines(text)), sessionId: this.runner.session.info.id, ui: this.services() };
-      try {
-        const output = await command.run(args, context);
-        if (typeof output === 'string' && output) this.transcript.note(this.lines(output));
-      } catch (error) {
-        this.transcript.note([style.red(`✗ /${name} failed: ${sanitize(String((error as Error)?.message ?? error))}`)]);
-      }
-    }
-    this.screen.schedule();
+  private slashHost() {
+    return {
+      kernel: this.kernel,
+      style: this.style,
+      busy: this.busy,
+      sessionId: this.runner.session.info.id,
+      print: (text: string) => this.transcript.note(this.lines(text)),
+      note: (lines: string[]) => {
+        this.transcript.note(lines);
+        this.screen.schedule();
+      },
+      services: () => uiServices(this),
+    };
   }
 
   private lines(text: string): string[] {
     return text.split('\n').flatMap((line) => wrapLine(line, this.width, /^\s*/.exec(line)![0]));
-  }
-
-  /** The UI services slash commands from other plugins can reach (`context.ui`), documented in docs/usage.md. */
-  private services(): Record<string, unknown> {
-    return {
-      clearScreen: () => this.clearScreen(),
-      newConversation: () => this.newConversation(),
-      switchRunner: (runner: AgentRunner) => this.switchRunner(runner),
-      setMode: (mode: PermissionMode) => this.setMode(mode),
-      submit: (text: string) => this.submitPrompt(text),
-      runner: this.runner,
-      width: this.width,
-      color: this.style.enabled,
-    };
   }
 
   /** Sends text as the user's next prompt (a command that expands to a prompt, e.g. an MCP server's); shown as typed, queued when the agent is busy. */
@@ -403,7 +324,17 @@ export class TerminalApp implements UiHost {
     this.runner = runner;
     this.kernel.session = runner.session;
     this.transcript.usageByModel.clear();
+    this.showResumed();
     this.screen.schedule();
+  }
+
+  /** A session that already has a conversation (--continue, --resume, /resume) shows its last exchanges. */
+  private showResumed(): void {
+    const { messages } = this.runner.session;
+    void this.status.sessionChanged(this.runner).then(() => this.screen.schedule());
+    if (!messages.length) return;
+    const categoryOf = (tool: string) => this.kernel.tools.get(tool)?.risk.category;
+    this.transcript.note([...resumedLines(messages, this.style, this.width, categoryOf), '', this.style.gray('─ resumed: the conversation continues from here ─')]);
   }
 
   details(n: number): string[] {
@@ -415,20 +346,15 @@ export class TerminalApp implements UiHost {
     if (this.exiting) return;
     this.exiting = true;
     this.approvals.close();
-    if (this.busy) this.runner.abort();
+    this.choice = undefined;
+    this.stopRunning?.();
     void (this.running ?? Promise.resolve()).finally(() => {
-      const { input, output } = this.context;
-      input.off('data', this.onData);
-      output.off('resize', this.onResize);
-      process.off('SIGTERM', this.onTerminate);
-      process.off('SIGHUP', this.onTerminate);
+      this.terminal.release();
       if (this.ticker) clearInterval(this.ticker);
-      if (this.escTimer) clearTimeout(this.escTimer);
-      this.releaseStderr();
-      this.screen.close([this.style.gray(`session ${this.runner.session.info.id}`)]);
-      output.write(BRACKETED_PASTE_OFF);
-      input.setRawMode?.(false);
-      input.pause();
+      this.status.close();
+      const { id } = this.runner.session.info;
+      this.screen.close([this.style.gray(this.runner.session.messages.length ? `resume with: assistant --resume ${id}` : `session ${id} (nothing to resume)`)]);
+      this.terminal.restore();
       this.finish?.(code);
     });
   }
@@ -440,7 +366,7 @@ export class TerminalApp implements UiHost {
     this.transcript.waitingFor = this.approvals.active ? 'Waiting for your approval' : undefined;
     const lines = this.transcript.live();
     for (const text of this.queued) lines.push(style.gray(truncate(`⧗ queued: ${sanitize(text).replace(/\n/g, ' ⏎ ')}`, width)));
-    const approval = this.approvals.view();
+    const approval = this.approvals.view() ?? this.choice?.view(style, width);
     if (approval) {
       const offset = lines.length;
       lines.push(...approval.lines);
@@ -452,7 +378,7 @@ export class TerminalApp implements UiHost {
     const offset = lines.length;
     lines.push(...editor.lines, ...this.menu.view(style, width));
     const hint = this.hint && this.hint.until > Date.now() ? this.hint.text : undefined;
-    lines.push(statusLine({ cwd: this.kernel.cwd, model: this.model, mode: this.runner.session.mode, hint }, style, width));
+    lines.push(...this.status.lines(this.runner, this.model, hint, style, width));
     return { lines, cursor: { row: offset + editor.cursor.row, col: editor.cursor.col } };
   }
 }

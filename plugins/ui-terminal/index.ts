@@ -1,5 +1,6 @@
 import { definePlugin, Stage, type SlashCommandContext, type UserMessage } from '../../core/index.js';
-import type { TerminalApp, UiOptions } from './app.js';
+import type { TerminalApp } from './app.js';
+import type { UiOptions } from './app-context.js';
 import { BUILTIN_COMMANDS } from './commands/host.js';
 
 interface Options extends UiOptions {
@@ -25,6 +26,17 @@ export default definePlugin<Options>({
       showThinking: { type: 'boolean', description: 'Show thinking in full (dimmed) instead of one folded line' },
       historySize: { type: 'integer', minimum: 0, description: 'Prompts kept in the history per project' },
       mentionMaxBytes: { type: 'integer', minimum: 1, description: 'Largest file an @ mention attaches, in bytes' },
+      statusLine: {
+        type: 'object',
+        additionalProperties: false,
+        // No `command` required: a layer may set only the time limit for a command another layer names.
+        description: 'A command whose first line of output is shown under the status line (it reads the session facts as JSON on stdin)',
+        properties: {
+          type: { const: 'command' },
+          command: { type: 'string', minLength: 1 },
+          timeoutMs: { type: 'integer', minimum: 100, maximum: 60000, description: 'Milliseconds it may run before it is killed (default 2000)' },
+        },
+      },
     },
   },
   apply(kernel, options, { logger }) {

@@ -25,6 +25,11 @@ export function mentionedPaths(text: string): string[] {
   return [...found];
 }
 
+/** `@src/x`, `@notes.txt`, `@./a`, `@~/b`: a path, not a handle like `@alice`. */
+function looksLikePath(given: string): boolean {
+  return given.includes('/') || /\.[A-Za-z0-9]{1,10}$/.test(given);
+}
+
 function within(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
@@ -62,7 +67,9 @@ export async function attachMentions(kernel: Kernel, message: UserMessage, maxBy
     try {
       real = await realpath(lexical);
     } catch {
-      continue; // not a file: an @handle or an email, left as typed
+      // A word that looks like a path is a file the user meant; an @handle is left as typed.
+      if (looksLikePath(given)) problems.push(`@${given} was not attached: there is no such file or folder`);
+      continue;
     }
     const shown = relative(root, real) || '.';
     if (!within(real, root)) {

@@ -1,5 +1,5 @@
 import type { DoneReason, OriginEvent, ToolCategory, ToolCallPart } from '../../core/index.js';
-import { fallbackSummary, nestIndent, toolLines, type ToolRecord } from './render/tool-line.js';
+import { callSummary, nestIndent, toolLines, type ToolRecord } from './render/tool-line.js';
 import type { Style } from './terminal/style.js';
 import { sanitize, truncate } from './terminal/width.js';
 
@@ -44,7 +44,7 @@ export class SubAgents {
     const view = this.view(event);
     switch (event.type) {
       case 'tool_start':
-        view.running.set(event.call.id, { call: event.call, summary: event.summary || fallbackSummary(event.call.input) });
+        view.running.set(event.call.id, { call: event.call, summary: callSummary(event.call.input, event.summary) });
         break;
       case 'tool_end': {
         const running = view.running.get(event.call.id);
@@ -53,7 +53,7 @@ export class SubAgents {
         view.toolUses++;
         view.records.push({
           call: event.call,
-          summary: running?.summary ?? fallbackSummary(event.call.input),
+          summary: running?.summary ?? callSummary(event.call.input, undefined),
           result: event.result,
           metadata: event.metadata,
           durationMs: event.durationMs,
@@ -68,7 +68,7 @@ export class SubAgents {
         view.toolUses++;
         view.records.push({
           call: { type: 'tool_call', id: event.request.callId, name: event.request.tool, input: event.request.input },
-          summary: event.request.command ?? fallbackSummary(event.request.input),
+          summary: callSummary(event.request.input, event.request.command),
           denied: event.decision.reason,
           category: event.request.category,
           depth: view.depth,

@@ -1,12 +1,15 @@
 import { addUsage, emptyUsage, type OriginEvent, type ToolCategory, type Usage } from '../../core/index.js';
 import { MarkdownStream } from './render/markdown.js';
-import { fallbackSummary, toolDetails, toolLines, type ToolRecord } from './render/tool-line.js';
+import { callSummary, toolDetails, toolLines, type ToolRecord } from './render/tool-line.js';
+import { SHELL_CALL_PREFIX } from './shell/note.js';
 import { SubAgents } from './sub-agents.js';
 import type { Style } from './terminal/style.js';
 import { breakLine, sanitize, truncate, wrapLine } from './terminal/width.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const KEEP_RECORDS = 100;
+/** Output lines a `!command` shows before folding (Ctrl+O shows all). */
+const SHELL_PREVIEW_LINES = 40;
 
 /** Where the transcript writes finished lines and asks for a redraw. */
 export interface TranscriptOutput {
@@ -78,6 +81,13 @@ export class Transcript {
     this.reportedOutput = 0;
   }
 
+  /** Work outside the agent's loop (a `!command`) ended: no `done` event stops the spinner. */
+  end(): void {
+    this.flushText();
+    this.running.clear();
+    this.busySince = undefined;
+  }
+
   /** Prints a line outside the event flow (slash command output, approval records). */
   note(lines: string[]): void {
     this.flushText();
@@ -100,7 +110,7 @@ export class Transcript {
       case 'tool_start': {
         this.flushText();
         const { call } = event;
-        this.running.set(call.id, { call, summary: event.summary || fallbackSummary(call.input), category: this.categoryOf(call.name), started: Date.now() });
+        this.running.set(call.id, { call, summary: callSummary(call.input, event.summary), category: this.categoryOf(call.name), started: Date.now() });
         break;
       }
       case 'tool_end':
@@ -112,7 +122,7 @@ export class Transcript {
           this.flushText();
           const record: ToolRecord = {
             call: { type: 'tool_call', id: event.request.callId, name: event.request.tool, input: event.request.input },
-            summary: event.request.command ?? fallbackSummary(event.request.input),
+            summary: callSummary(event.request.input, event.request.command),
             denied: event.decision.reason,
             category: event.request.category,
           };
@@ -207,11 +217,12 @@ export class Transcript {
     this.flushText();
     const record: ToolRecord = {
       call: event.call,
-      summary: running?.summary ?? fallbackSummary(event.call.input),
+      summary: running?.summary ?? callSummary(event.call.input, undefined),
       result: event.result,
       metadata: event.metadata,
       durationMs: event.durationMs,
       category: running?.category ?? this.categoryOf(event.call.name),
+      ...(event.call.id.startsWith(SHELL_CALL_PREFIX) ? { previewLines: SHELL_PREVIEW_LINES } : {}),
     };
     if (this.subAgents.started(event.call.id)) record.note = this.subAgents.note(event.call.id);
     this.remember(record);
@@ -228,7 +239,7 @@ export class Transcript {
     this.flushText();
     const record: ToolRecord = {
       call: event.call,
-      summary: fallbackSummary(event.call.input),
+      summary: callSummary(event.call.input, undefined),
       result: event.result,
       metadata: event.metadata,
       durationMs: event.durationMs,

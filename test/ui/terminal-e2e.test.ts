@@ -112,7 +112,7 @@ describe.skipIf(!hasTmux)('the terminal UI, driven in tmux', () => {
     term.type('/exit');
     term.keys('Enter');
     screen = await term.waitFor('[exit 0]');
-    expect(screen).toMatch(/session [0-9a-f-]{36}\n\[exit 0\]/);
+    expect(screen).toMatch(/resume with: assistant --resume [0-9a-f-]{36}\n\[exit 0\]/);
   }, 300_000);
 
   it('keeps pasted newlines, has a newline key, completes @files and cycles the mode', async () => {

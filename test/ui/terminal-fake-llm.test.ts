@@ -3,20 +3,14 @@
 // test uses a scripted provider and a tool harness so its screens are fully deterministic).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitProject, requestText, startFakeLlm, type FakeLlm } from '../e2e/support.js';
-import { isolatedEnv } from '../support/project.js';
-import { colouredLine, overflowing, TmuxTerminal, tmuxAvailable } from './tmux.js';
+import { describe, expect, it } from 'vitest';
+import { requestText } from '../e2e/support.js';
+import { fakeLlmTerminals } from './fake-llm-terminal.js';
+import { colouredLine, overflowing, tmuxAvailable } from './tmux.js';
 import { toolLine } from '../support/tool-line.js';
 
 const hasTmux = tmuxAvailable();
-let fake: FakeLlm;
-const terminals: TmuxTerminal[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm({ fixture: { turns: [] } });
-});
-afterEach(() => terminals.splice(0).forEach((t) => t.close()));
-afterAll(() => fake?.close());
+const llm = fakeLlmTerminals();
 
 const MARKDOWN = '# Project overview\n\nThis project prints a **greeting**.\n\n- item one\n- item two with `code`\n\n```ts\nconst answer = 42; // the answer\n```\n\nDone explaining.';
 
@@ -51,13 +45,10 @@ const SESSION = {
 
 describe.skipIf(!hasTmux)('the terminal UI with the real provider, tools and permission engine', () => {
   it('streams Markdown, approves an edit for the session with a diff, interrupts, steers, /cost, /exit', async () => {
-    fake.setFixture(SESSION);
-    fake.reset();
-    const dir = gitProject({ 'src/greet.ts': "export const greeting = 'helo';\n", 'src/other.ts': "export const place = 'wrold';\n", 'README.md': '# demo\n' });
-    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
-    delete env.NO_COLOR;
-    const term = TmuxTerminal.start({ cwd: dir, env, width: 80 });
-    terminals.push(term);
+    const files = { 'src/greet.ts': "export const greeting = 'helo';\n", 'src/other.ts': "export const place = 'wrold';\n", 'README.md': '# demo\n' };
+    const { dir, env } = llm.project(SESSION, files, { color: true });
+    const fake = llm.fake;
+    const term = llm.start({ cwd: dir, env, width: 80 });
     await term.waitFor('default mode (shift+tab)');
     expect(term.screen()).toMatch(/claude-sonnet-4-6 · default mode/);
 
@@ -130,11 +121,11 @@ describe.skipIf(!hasTmux)('the terminal UI with the real provider, tools and per
 
     // Nothing was wider than the terminal.
     expect(overflowing(term)).toEqual([]);
-    expect(fake.requests.filter((r) => r.turn === undefined || r.status !== 200).map((r) => r.turn ?? r.status)).toEqual([]);
+    expect(llm.unexpected()).toEqual([]);
 
     term.type('/exit');
     term.keys('Enter');
     screen = await term.waitFor('[exit 0]');
-    expect(screen).toMatch(/session [0-9a-f-]{36}\n\[exit 0\]/);
+    expect(screen).toMatch(/resume with: assistant --resume [0-9a-f-]{36}\n\[exit 0\]/);
   }, 300_000);
 });

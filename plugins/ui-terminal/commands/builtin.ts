@@ -21,20 +21,29 @@ const KEYS: Array<[string, string]> = [
   ['Ctrl+L', 'clear the screen'],
   ['Ctrl+D', 'exit (on an empty prompt)'],
   ['@path', 'attach a file to the prompt'],
+  ['!command', 'run a shell command (same permissions and sandbox as the Bash tool)'],
+  ['#note', 'add a line to a memory file'],
 ];
+
+/**
+ * Two aligned columns; an entry wider than its column gets a line of its own and its text goes
+ * under the column, so no name runs into its description.
+ */
+function columns(rows: Array<[string, string]>, style: UiHost['style'], width: number): string[] {
+  const widest = Math.max(0, ...rows.map(([name]) => visibleWidth(name)));
+  const column = Math.min(widest, Math.max(12, Math.floor(width / 3))) + 2;
+  const indent = ' '.repeat(column + 2);
+  return rows.flatMap(([name, text]) =>
+    visibleWidth(name) + 2 > column
+      ? [`  ${style.cyan(name)}`, ...wrapLine(indent + text, width, indent)]
+      : wrapLine(`  ${style.cyan(pad(name, column))}${text}`, width, indent),
+  );
+}
 
 const help: Run = (host) => {
   const { style, kernel, width } = host;
-  const commands = kernel.commands.listSlash();
-  const nameWidth = Math.min(24, Math.max(...commands.map((c) => visibleWidth(`/${c.name}${c.usage ? ' ' + c.usage : ''}`))) + 2);
-  const lines = [style.bold('Commands')];
-  for (const c of commands) {
-    const name = `/${c.name}${c.usage ? ' ' + c.usage : ''}`;
-    lines.push(...wrapLine(`  ${style.cyan(pad(name, nameWidth))}${c.description}`, width, ' '.repeat(nameWidth + 2)));
-  }
-  lines.push('', style.bold('Keys'));
-  for (const [key, what] of KEYS) lines.push(...wrapLine(`  ${style.cyan(pad(key, 28))}${what}`, width, ' '.repeat(30)));
-  return lines.join('\n');
+  const commands = kernel.commands.listSlash().map((c): [string, string] => [`/${c.name}${c.usage ? ' ' + c.usage : ''}`, c.description]);
+  return [style.bold('Commands'), ...columns(commands, style, width), '', style.bold('Keys'), ...columns(KEYS, style, width)].join('\n');
 };
 
 const cost: Run = (host) => {

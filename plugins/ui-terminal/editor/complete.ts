@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /** What the word under the cursor can be completed to. */
@@ -85,6 +85,9 @@ export class FileIndex {
           if (SKIP_DIRS.has(entry.name)) continue;
           out.push(rel + '/');
           queue.push(full);
+        } else if (entry.isSymbolicLink() && (await isDirectory(full))) {
+          // A linked folder completes as a folder (no space after it) but is not walked: links can loop.
+          out.push(rel + '/');
         } else out.push(rel);
         if (out.length >= this.limit) break;
       }
@@ -92,6 +95,8 @@ export class FileIndex {
     return out;
   }
 }
+
+const isDirectory = (path: string) => stat(path).then((s) => s.isDirectory(), () => false);
 
 /** Ranks paths for a fragment: file-name prefix, path prefix, file-name substring, path substring; shorter first. */
 export function matchFiles(fragment: string, files: readonly string[], max = 8): Suggestion[] {

@@ -6,10 +6,23 @@ import type { Style } from '../terminal/style.js';
  */
 export function renderInline(text: string, style: Style): string {
   if (!style.enabled) return text;
+  // Code spans become placeholders while emphasis is applied, so `**`code`**` is bold code, not literal stars.
+  if (text.includes(SLOT_OPEN)) return plainInline(text, style);
+  const spans: string[] = [];
+  const marked = text.replace(CODE, (_, _ticks: string, inner: string) => `${SLOT_OPEN}${spans.push(style.cyan(inner)) - 1}${SLOT_CLOSE}`);
+  return emphasis(marked, style).replace(SLOT, (_, i: string) => spans[Number(i)]!);
+}
+
+const CODE = /(`+)(.+?)\1/g;
+const SLOT_OPEN = '\uE000';
+const SLOT_CLOSE = '\uE001';
+const SLOT = /\uE000(\d+)\uE001/g;
+
+/** Text that already holds the placeholder character: code spans first, emphasis between them only. */
+function plainInline(text: string, style: Style): string {
   let out = '';
-  const code = /(`+)(.+?)\1/g;
   let last = 0;
-  for (let m = code.exec(text); m; m = code.exec(text)) {
+  for (const m of text.matchAll(CODE)) {
     out += emphasis(text.slice(last, m.index), style) + style.cyan(m[2]!);
     last = m.index + m[0].length;
   }

@@ -28,14 +28,27 @@ export function displayPath(path: string, home = homedir()): string {
   return home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
 }
 
-/** The status line: directory, model and permission mode, or a passing hint in their place. */
-export function statusLine(parts: { cwd: string; model: string; mode: PermissionMode; hint?: string }, style: Style, width: number): string {
+/** What the status line shows. */
+export interface StatusParts {
+  cwd: string;
+  model: string;
+  mode: PermissionMode;
+  /** A passing hint shown in place of everything else ("Press Ctrl+C again to exit"). */
+  hint?: string;
+  /** Context used, already formatted (`ctx 12%`). */
+  context?: string;
+  /** Session cost, already formatted (`$0.0042`). */
+  cost?: string;
+}
+
+/** The status line: directory, model, context used, cost and permission mode, or a passing hint in their place. */
+export function statusLine(parts: StatusParts, style: Style, width: number): string {
   if (parts.hint) return truncate(style.yellow(parts.hint), width);
   const mode = modeLabel(parts.mode, style) + style.gray(' (shift+tab)');
-  const model = style.gray(parts.model);
   const sep = style.gray(' · ');
-  const fixed = visibleWidth(model) + visibleWidth(mode) + 2 * visibleWidth(sep);
+  const facts = [parts.model, parts.context, parts.cost].filter((p): p is string => !!p).map((p) => style.gray(p)).join(sep);
+  const fixed = visibleWidth(facts) + visibleWidth(mode) + 2 * visibleWidth(sep);
   const room = width - fixed;
-  if (room < 8) return truncate(`${mode}${sep}${model}`, width);
-  return style.gray(truncateStart(displayPath(parts.cwd), room)) + sep + model + sep + mode;
+  if (room < 8) return truncate(`${mode}${sep}${facts}`, width);
+  return style.gray(truncateStart(displayPath(parts.cwd), room)) + sep + facts + sep + mode;
 }

@@ -14,6 +14,8 @@ export interface ToolRecord {
   denied?: string;
   /** How deep the call is nested: 0 for the main agent, 1 for a sub-agent's call, and so on. */
   depth?: number;
+  /** Lines of output shown before folding (default 3); a `!command` the user ran shows more. */
+  previewLines?: number;
   /** Replaces the computed outcome and the output preview (a call that started sub-agents shows their work instead). */
   note?: string;
 }
@@ -25,6 +27,30 @@ export function nestIndent(depth = 0): string {
 
 /** Lines of a preview shown under a tool line before folding. */
 const PREVIEW_LINES = 3;
+
+/** A duration the way people read it: `850 ms`, `6.6 s`, `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return 'unknown time';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/**
+ * What a call's line names after the tool: for a shell command the command itself, then the
+ * model's description (a misleading description must not hide what ran); otherwise the tool's summary.
+ */
+export function callSummary(input: Record<string, unknown>, toolSummary: string | undefined): string {
+  const { command, description } = input;
+  if (typeof command === 'string' && command.trim()) {
+    const first = command.trim().split('\n')[0]!;
+    const more = command.trim().includes('\n') ? ' …' : '';
+    const about = typeof description === 'string' && description.trim() ? ` · ${description.trim().split('\n')[0]}` : '';
+    return `${first}${more}${about}${input.network === true ? ' (with network)' : ''}`;
+  }
+  return toolSummary || fallbackSummary(input);
+}
 
 /** The key argument of a call when its tool gave no summary: a path, command, pattern or URL. */
 export function fallbackSummary(input: Record<string, unknown>): string {
@@ -54,10 +80,12 @@ export function outcome(record: ToolRecord): string {
   const meta = record.metadata ?? {};
   const exit = num(meta.exitCode) ?? num(meta.exit_code) ?? exitFromText(text);
   if (exit !== undefined && record.category === 'execute') return `→ exit ${exit}`;
-  if (record.result?.isError) return `✗ ${firstLine(text) || 'failed'}`;
+  if (record.result?.isError) return `✗ ${errorLines(text)[0]?.trim() ?? 'failed, no output'}`;
   const added = num(meta.added) ?? num(meta.linesAdded);
   const removed = num(meta.removed) ?? num(meta.linesRemoved);
   if (added !== undefined || removed !== undefined) return `+${added ?? 0} −${removed ?? 0}`;
+  // A write says what it did, not "Created src/new.js (1 line, 20 bytes)." after the path shown already.
+  if (typeof meta.created === 'boolean') return `${meta.created ? 'created' : 'overwritten'}${num(meta.lines) !== undefined ? `, ${plural(num(meta.lines)!, 'line')}` : ''}`;
   const files = num(meta.files) ?? num(meta.matches);
   if (files !== undefined) return num(meta.files) !== undefined ? plural(files, 'file') : plural(files, 'match', 'matches');
   const entries = num(meta.entries);
@@ -71,6 +99,15 @@ function exitFromText(text: string): number | undefined {
   const m = /\bexit(?:ed with)?(?: code)?[:\s]+(-?\d+)\b/i.exec(text.slice(0, 400));
   return m ? Number(m[1]) : undefined;
 }
+
+/** The lines of an error worth reading: a command's "(no output)" placeholder says nothing about why it failed. */
+function errorLines(text: string): string[] {
+  return sanitize(text)
+    .split('\n')
+    .filter((l) => l.trim() && l.trim() !== NO_OUTPUT);
+}
+
+const NO_OUTPUT = '(no output)';
 
 function firstLine(text: string): string {
   return sanitize(text).split('\n').find((l) => l.trim())?.trim() ?? '';
@@ -91,14 +128,14 @@ export function toolLines(record: ToolRecord, style: Style, width: number): stri
   const tail = brief.startsWith('→') ? ` ${brief}${took}` : brief ? ` (${brief}${took})` : took;
   const head = truncate(call, Math.max(10, width - visibleWidth(tail)));
   const lines = [head + (failed ? style.red(tail) : style.gray(tail))];
-  const showPreview = record.note === undefined && (failed ? !record.denied : record.category === 'execute' || record.category === 'network' || record.category === 'other');
+  const showPreview = record.note === undefined && (failed ? !record.denied : record.previewLines !== undefined || record.category === 'execute' || record.category === 'network' || record.category === 'other');
   if (!showPreview) return lines;
   const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
   if (!output) return lines;
-  // An error whose first line is already the outcome shows only what follows it.
-  const all = output.split('\n').slice(result.startsWith('✗') ? 1 : 0);
+  // An error shows what follows the line that is already its outcome.
+  const all = result.startsWith('✗') ? errorLines(output).slice(1) : output.split('\n');
   if (!all.length) return lines;
-  const shown = all.slice(0, PREVIEW_LINES);
+  const shown = all.slice(0, record.previewLines ?? PREVIEW_LINES);
   shown.forEach((line, i) => {
     const prefix = `${indent}  ${i === 0 ? '⎿ ' : '  '}`;
     lines.push(style.gray(prefix) + (failed ? style.red : style.dim)(truncate(line, width - visibleWidth(prefix))));
@@ -114,7 +151,7 @@ export function toolDetails(record: ToolRecord, style: Style, width: number, max
   for (const line of sanitize(JSON.stringify(record.call.input, null, 2)).split('\n')) lines.push(...breakLine('  ' + line, width, '  '));
   if (record.denied) lines.push(style.red(`denied: ${record.denied}`));
   const output = sanitize(resultText(record.result)).replace(/\n+$/, '');
-  lines.push(style.gray(`output${record.result?.isError ? ' (error)' : ''}${record.durationMs !== undefined ? `, ${record.durationMs} ms` : ''}:`));
+  lines.push(style.gray(`output${record.result?.isError ? ' (error)' : ''}${record.durationMs !== undefined ? `, ${formatDuration(record.durationMs)}` : ''}:`));
   const outLines = output ? output.split('\n') : ['(empty)'];
   for (const line of outLines.slice(0, maxLines)) lines.push(...breakLine('  ' + line, width, '  '));
   if (outLines.length > maxLines) lines.push(style.gray(`  … ${outLines.length - maxLines} more lines not shown`));
