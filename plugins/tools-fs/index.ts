@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { definePlugin, errorResult, resolveToolPath, displayPath, realPath, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
-import { configuredAddedDirectories, DEFAULT_SECRET_ALLOW, realAddedDirectories } from '../../core/kits/fs/index.js';
+import { configuredAddedDirectories, realAddedDirectories, secretOptionsOf } from '../../core/kits/fs/index.js';
 import { fsTools } from './definitions.js';
 import { DEFAULT_MAX_WRITE_BYTES, tooLarge, tooLargeEdits } from './limits.js';
 import { ReadState } from './read-state.js';
@@ -29,13 +29,6 @@ function hardLinked(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The secret patterns of the `permissions` config, so the workers withhold exactly what the policy refuses. */
-function secretOptions(config: Record<string, unknown>): { extra: string[]; allow: string[] } {
-  const section = (config.permissions ?? {}) as { secrets?: { extra?: unknown; allow?: unknown } };
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
-  return { extra: strings(section.secrets?.extra) ?? [], allow: strings(section.secrets?.allow) ?? DEFAULT_SECRET_ALLOW };
 }
 
 /**
@@ -72,7 +65,7 @@ export default definePlugin<ToolsFsOptions>({
     const state = new ReadState(kernel.files);
     const shared: { [key: string]: Json } = {
       maxWriteBytes: options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES,
-      secrets: secretOptions(kernel.config as Record<string, unknown>),
+      secrets: { ...secretOptionsOf(kernel.config as Record<string, unknown>) },
       addedRoots: addedRoots(kernel.config as Record<string, unknown>, kernel.projectRoot),
     };
     for (const definition of fsTools(options.grepBackend ?? 'auto')) {
