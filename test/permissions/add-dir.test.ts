@@ -96,12 +96,13 @@ describe('an added directory is inside the project for the permission policy', (
 describe('what can be added', () => {
   const check = (args: string[]) => runCli(['permissions', 'check', '--trust-project', '--tool', 'Read', '--input', '{"file_path":"x"}', ...args], { cwd: fixture.root, env: fixture.env });
 
-  it('refuses the file system root, system folders, missing folders and files with a usage error', async () => {
+  it('refuses the file system root, system folders, the home folder, missing folders and files with a usage error', async () => {
     const file = join(base, 'a/notes.txt');
     for (const [dir, why] of [
       ['/', 'is the file system root, which can never be added'],
       ['/etc', 'is in /etc, which can never be added'],
       ['/proc/self', 'is in /proc, which can never be added'],
+      [fixture.home, 'is your home folder, whose settings files configure every program you run'],
       [join(base, 'missing'), 'does not exist or cannot be reached (ENOENT)'],
       [file, 'is not a directory'],
     ]) {
