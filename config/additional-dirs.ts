@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { realAddedDirectories } from '../core/kits/fs/index.js';
 import type { ConfigLayer } from './layers.js';
 
 /**
@@ -16,5 +17,7 @@ export function absoluteDirectories(layer: ConfigLayer): ConfigLayer {
     if (dir === '~' || dir.startsWith('~/')) return join(home, dir.slice(1));
     return isAbsolute(dir) ? resolve(dir) : resolve(layer.baseDir, dir);
   });
+  // Checked here too (they exist, are folders, are not / or a system or home folder) so a bad entry is a config error naming its file.
+  realAddedDirectories(absolute, undefined, layer.source === 'flags' ? '--add-dir' : layer.source);
   return { ...layer, values: { ...layer.values, permissions: { ...layer.values.permissions, additionalDirectories: absolute } } };
 }

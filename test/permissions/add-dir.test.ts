@@ -130,4 +130,11 @@ describe('permissions.additionalDirectories in a config file', () => {
     const trusted = await checkBatch(project, [read(join(added, 'notes.txt'))]);
     expect(trusted[0]!.behavior).toBe('allow');
   });
+
+  it('is a config error (exit 2) naming the file when an entry does not check out', async () => {
+    const project = policyFixture({ permissions: { additionalDirectories: ['./no-such-folder'] } });
+    const r = await runCli(['config', 'validate', '--trust-project'], { cwd: project.root, env: project.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`ASSISTANT_CONFIG_INVALID: permissions.additionalDirectories (from ${join(project.root, '.assistantrc')}): ${join(project.root, 'no-such-folder')} does not exist`);
+  });
 });
