@@ -12,8 +12,9 @@ import { askToTrust } from './trust-prompt.js';
  * for trust: `ask` puts the question on the terminal, otherwise one warning line says what was ignored.
  */
 export async function loadConfigFor(flags: CommonFlags, ask = false): Promise<ResolvedConfig> {
-  const load = (grantTrust: boolean) =>
-    loadConfig({ cwd: flags.cwd ?? process.cwd(), configFile: flags.config, flags: flagsLayer(flags), enforceTrust: true, grantTrust });
+  const cwd = flags.cwd ?? process.cwd();
+  const layer = flagsLayer(flags, cwd);
+  const load = (grantTrust: boolean) => loadConfig({ cwd, configFile: flags.config, flags: layer, enforceTrust: true, grantTrust });
   let config = await load(Boolean(flags.trustProject));
   if (config.trust?.ignored.length && ask && (await askToTrust(config.trust))) config = await load(true);
   const warning = config.trust && trustWarning(config.trust);

@@ -15,6 +15,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'provider-openai',
   'memory-files',
   'project-map',
+  'project-init',
   'context-compaction',
   'context-rolling',
   'context-static',

@@ -38,7 +38,7 @@ function markSources(value: unknown, pointer: string, source: string, sources: R
 }
 
 /** Lists that accumulate across layers instead of being replaced: every layer's rules apply. */
-const ACCUMULATING = new Set(['/permissions/allow', '/permissions/ask', '/permissions/deny']);
+const ACCUMULATING = new Set(['/permissions/allow', '/permissions/ask', '/permissions/deny', '/permissions/additionalDirectories']);
 
 function mergeInto(target: Record<string, unknown>, overlay: Record<string, unknown>, pointer: string, source: string, sources: Record<string, string>) {
   for (const [key, value] of Object.entries(overlay)) {

@@ -10,6 +10,7 @@ import { userDirs } from '../core/util/paths.js';
 import { resolveModule } from '../core/kernel/resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../core/util/json-validate.js';
 import type { AssistantConfig, ResolvedConfig } from '../core/types/config.js';
+import { absoluteDirectories } from './additional-dirs.js';
 import { mergeLayers, type ConfigLayer } from './layers.js';
 import { coreConfigSchema } from './schema.js';
 import { defaultLayer } from './defaults.js';
@@ -226,7 +227,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
 
   validateLayers(layers);
   const files = layers.map((l) => l.source).filter((s) => s !== 'defaults' && s !== 'flags');
-  const merged = mergeLayers(layers);
+  const merged = mergeLayers(layers.map(absoluteDirectories));
   if (trust) checkLocalRules(trust, merged.values, { grant: options.grantTrust, env });
   return { ...merged, files, projectFile, projectRoot, cwd, ...(trust ? { trust } : {}) };
 }

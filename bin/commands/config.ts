@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { describeConfig, describeConfigJson } from '../../config/describe.js';
+import { effectiveProvider } from '../../config/effective-provider.js';
 import { writeStarterConfig } from '../../config/starter-config.js';
 import { createKernel } from '../../core/kernel/kernel.js';
 import { boot, loadConfigFor } from '../boot.js';
 import type { CommonFlags } from '../flags.js';
 
-type Opts = CommonFlags & { json?: boolean; force?: boolean };
+type Opts = CommonFlags & { json?: boolean; force?: boolean; all?: boolean };
 const optsOf = (cmd: Command) => cmd.optsWithGlobals<Opts>();
 
 /** `assistant config show | validate | init`: they load the configuration themselves, so they work when a kernel cannot boot. */
@@ -15,9 +16,11 @@ export function registerConfigCommands(program: Command): void {
     .command('show')
     .description('print the resolved configuration and the file each value came from')
     .option('--json', 'machine-readable output')
+    .option('--all', 'list every built-in price too (folded into one line otherwise)')
     .action(async (_o: unknown, cmd: Command) => {
       const resolved = await loadConfigFor(optsOf(cmd));
-      process.stdout.write(optsOf(cmd).json ? describeConfigJson(resolved) : describeConfig(resolved));
+      const effective = await effectiveProvider(resolved);
+      process.stdout.write(optsOf(cmd).json ? describeConfigJson(resolved, effective) : describeConfig(resolved, { effective, all: optsOf(cmd).all }));
     });
   config
     .command('validate')

@@ -88,10 +88,20 @@ export interface ProviderCapabilities {
   parallelToolCalls: boolean;
 }
 
+/** Where a provider sends requests, and which setting said so (`assistant config show`). */
+export interface ProviderEndpoint {
+  /** The base URL. */
+  url: string;
+  /** Where it came from: `provider.baseURL (<file>)`, `environment (ANTHROPIC_BASE_URL)` or `default`. */
+  source: string;
+}
+
 /** A model provider, created by a provider plugin for the name the config selects. */
 export interface Provider {
   /** The name the config selects it by. */
   readonly name: string;
+  /** Where requests go and why, when the provider can say. */
+  readonly endpoint?: ProviderEndpoint;
   /** What it supports. */
   readonly capabilities: ProviderCapabilities;
   /** The model used when the config names none (`provider.model`). */

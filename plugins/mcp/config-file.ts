@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { ConfigError } from '../../core/index.js';
 import { writeFileAtomic } from '../../core/kits/fs/index.js';
+import { spliceServers } from './yaml-splice.js';
 
 /** A change to a file's `mcpServers` object: returns false to leave the file as it was. */
 export type ServersEdit = (servers: Record<string, unknown> | undefined) => Record<string, unknown> | undefined | false;
@@ -52,26 +53,10 @@ function editJson(file: string, text: string | undefined, inPackage: boolean, ed
   return JSON.stringify(data, null, text ? indentOf(text) : 2) + '\n';
 }
 
-async function editYaml(file: string, text: string, edit: ServersEdit): Promise<string | undefined> {
-  const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text);
-  if (doc.errors.length) throw parseFailure(file, doc.errors[0]!.message.split('\n')[0]!);
-  const current = doc.getIn(['mcpServers']) as { toJSON(): unknown } | undefined;
-  const before = current && typeof current.toJSON === 'function' ? (current.toJSON() as Record<string, unknown>) : undefined;
-  const next = edit(before);
-  if (next === false) return undefined;
-  // Entry by entry, so comments on the other servers and the rest of the file stay.
-  for (const name of Object.keys(before ?? {})) if (!next || !(name in next)) doc.deleteIn(['mcpServers', name]);
-  for (const [name, value] of Object.entries(next ?? {}))
-    if (!before || JSON.stringify(before[name]) !== JSON.stringify(value)) doc.setIn(['mcpServers', name], doc.createNode(value));
-  if (!next || !Object.keys(next).length) doc.deleteIn(['mcpServers']);
-  return doc.toString();
-}
-
 /**
  * Changes the `mcpServers` of a project config file safely: the file is parsed (JSON, YAML with
  * its comments kept, or package.json's `assistant` key), changed, and replaced atomically with
- * its mode kept. A file that does not exist yet is created as JSON. JavaScript files are refused.
+ * its mode kept (YAML is edited by splicing the changed entries' lines, so the rest stays as written). A file that does not exist yet is created as JSON. JavaScript files are refused.
  * Returns whether the file changed.
  */
 export async function editServers(file: string, edit: ServersEdit): Promise<boolean> {
@@ -85,7 +70,7 @@ export async function editServers(file: string, edit: ServersEdit): Promise<bool
       throw new ConfigError('ASSISTANT_CONFIG_WRITE_FAILED', `cannot read ${file}: ${(error as Error).message}`, { file, plugin: 'mcp', cause: error });
   }
   const format = formatOf(file, text);
-  const next = format === 'yaml' ? await editYaml(file, text ?? '', edit) : editJson(file, text, format === 'package', edit);
+  const next = format === 'yaml' ? await spliceServers(text ?? '', edit, (message) => parseFailure(file, message)) : editJson(file, text, format === 'package', edit);
   if (next === undefined) return false;
   try {
     await writeFileAtomic(file, next, { mode });

@@ -56,6 +56,7 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
     policy: setup.policy,
     idleTimeoutMs: setup.idleTimeoutMs,
     endpoint: baseURL,
+    endpointSource: setup.baseURLSource,
     responseCache: setup.responseCache,
     async connect() {
       const { default: AnthropicClient } = await import('@anthropic-ai/sdk');

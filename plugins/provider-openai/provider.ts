@@ -59,6 +59,7 @@ export function createOpenAIProvider(settings: ProviderSettings, options: OpenAI
     policy: setup.policy,
     idleTimeoutMs: setup.idleTimeoutMs,
     endpoint: baseURL,
+    endpointSource: setup.baseURLSource,
     responseCache: setup.responseCache,
     async connect() {
       const { default: OpenAIClient } = await import('openai');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
+import { configuredAddedDirectories, realAddedDirectories } from '../../core/kits/fs/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
 import type { ControlEntry } from './control-mounts.js';
@@ -69,7 +70,7 @@ export default definePlugin<ToolBashOptions>({
         return undefined;
       }
       const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
-      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control });
+      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control, added: addedDirectories(kernel) });
     };
     /** Whether commands run sandboxed without network, so `network: true` means something. */
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
@@ -176,9 +177,20 @@ function controlPaths(kernel: Kernel, shellCwd?: string): ControlEntry[] {
   // From where the agent started (what the config loader reads) and from where the shell is now (memory files of that folder).
   const starts = [...new Set([realPath(kernel.cwd), ...(shellCwd ? [shellCwd] : [])])];
   const byPath = new Map<string, ControlEntry>();
-  for (const start of starts)
-    for (const { path, why, dir, whileKey } of kernel.controlFiles.paths(root, start, { pending: true })) if (!byPath.has(path)) byPath.set(path, { path, why, dir, ...(whileKey ? { whileKey } : {}) });
+  // An added directory's own control files (its config, its git hooks), seen from its top.
+  const places = [...starts.map((start) => [root, start] as const), ...addedDirectories(kernel).map((dir) => [dir, dir] as const)];
+  for (const [top, start] of places)
+    for (const { path, why, dir, whileKey } of kernel.controlFiles.paths(top, start, { pending: true })) if (!byPath.has(path)) byPath.set(path, { path, why, dir, ...(whileKey ? { whileKey } : {}) });
   return [...byPath.values()];
+}
+
+/** The added directories (`--add-dir`) as real paths; none when the list does not check out (the policy refuses such a start). */
+function addedDirectories(kernel: Kernel): string[] {
+  try {
+    return realAddedDirectories(configuredAddedDirectories(kernel.config), realPath(kernel.projectRoot), 'the configuration');
+  } catch {
+    return [];
+  }
 }
 
 /** The `assistant doctor` line: what Bash commands run under. */

@@ -90,14 +90,15 @@ const real = (path: string) => {
 };
 const expandHome = (path: string, home: string) => (path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path);
 
-/** Paths to hide: secrets under the home directory and in the project root, and extra ones (the session data). */
-function hiddenPaths(projectRoot: string, home: string, extra: readonly string[]): string[] {
+/** Paths to hide: secrets under the home directory and at the top of the project and the added directories, and extra ones (the session data). */
+function hiddenPaths(roots: readonly string[], home: string, extra: readonly string[]): string[] {
   const found = HOME_SECRETS.map((p) => join(home, p)).filter((p) => existsSync(p));
-  try {
-    for (const name of readdirSync(projectRoot)) if (isEnvFile(name)) found.push(join(projectRoot, name));
-  } catch {
-    // An unreadable project root hides nothing more.
-  }
+  for (const root of roots)
+    try {
+      for (const name of readdirSync(root)) if (isEnvFile(name)) found.push(join(root, name));
+    } catch {
+      // An unreadable root hides nothing more.
+    }
   return [...found, ...extra.filter((p) => existsSync(p))].map((p) => real(p) ?? p);
 }
 
@@ -110,12 +111,14 @@ function hiddenPaths(projectRoot: string, home: string, extra: readonly string[]
 export function sandboxArgs(
   settings: SandboxSettings,
   projectRoot: string,
-  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform; control?: readonly ControlEntry[]; userNamespace?: boolean } = {},
+  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform; control?: readonly ControlEntry[]; userNamespace?: boolean; added?: readonly string[] } = {},
 ): string[] {
   const home = options.home ?? homedir();
-  const writable = [...new Set([projectRoot, tmpdir(), ...settings.writable.map((p) => resolve(projectRoot, expandHome(p, home)))].map((p) => real(p)).filter((p): p is string => !!p))];
+  // The added directories (`--add-dir`, real paths) are writable as the project is.
+  const added = options.added ?? [];
+  const writable = [...new Set([projectRoot, ...added, tmpdir(), ...settings.writable.map((p) => resolve(projectRoot, expandHome(p, home)))].map((p) => real(p)).filter((p): p is string => !!p))];
   const hidden: Array<{ path: string; dir: boolean }> = [];
-  for (const path of hiddenPaths(projectRoot, home, options.hide ?? [])) {
+  for (const path of hiddenPaths([projectRoot, ...added], home, options.hide ?? [])) {
     try {
       hidden.push({ path, dir: statSync(path).isDirectory() });
     } catch {

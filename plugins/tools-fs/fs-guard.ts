@@ -32,6 +32,8 @@ export interface Boundary {
   root: string;
   /** The project root (real). */
   projectRoot: string;
+  /** The added directories (`--add-dir`), real paths: trees like the project. */
+  addedRoots: readonly string[];
   /** Is `path` a secret (by name)? */
   isSecret: (path: string) => string | undefined;
 }
@@ -59,9 +61,21 @@ export function secretCheck(task: WorkerTask): (path: string) => string | undefi
 export function boundaryFor(raw: string | undefined, resolved: string, task: WorkerTask): Boundary {
   const projectRoot = task.projectRoot;
   const lexical = raw === undefined ? projectRoot : isAbsolute(raw) ? resolve(raw) : resolve(projectRoot, raw);
-  const root = isInside(lexical, projectRoot) ? projectRoot : resolved;
-  return { root, projectRoot, isSecret: secretCheck(task) };
+  const added = addedRootsOf(task);
+  // Written inside an added directory (as configured, or by its real path): the same rule as the project.
+  const addedRoot = added.find((dir) => isInside(lexical, dir.real) || isInside(lexical, dir.given))?.real;
+  const root = isInside(lexical, projectRoot) ? projectRoot : (addedRoot ?? resolved);
+  return { root, projectRoot, addedRoots: added.map((dir) => dir.real), isSecret: secretCheck(task) };
 }
+
+/** The added directories handed to the worker (plain data: as configured and real). */
+function addedRootsOf(task: WorkerTask): Array<{ given: string; real: string }> {
+  const list = task.options.addedRoots;
+  return Array.isArray(list) ? list.filter((d): d is { given: string; real: string } => !!d && typeof d === 'object' && typeof (d as { real?: unknown }).real === 'string' && typeof (d as { given?: unknown }).given === 'string') : [];
+}
+
+/** Whatever is below the boundary's root may be opened (the project, an added directory), not just the path named. */
+const isTree = (boundary: Boundary) => boundary.root === boundary.projectRoot || boundary.addedRoots.includes(boundary.root);
 
 /** The real path of an open file descriptor, or undefined when it cannot be proven. */
 export function fdRealPath(fd: number, path: string): string | undefined {
@@ -92,7 +106,7 @@ export function refuseOpened(real: string | undefined, shown: string, boundary: 
   if (!isInside(real, boundary.root)) {
     // Named inside the project but really elsewhere (a symlink, maybe swapped in after the check):
     // only the real path, which the policy judges as outside and asks about, may reach it.
-    if (boundary.root === boundary.projectRoot)
+    if (isTree(boundary))
       return { kind: 'outside', reason: `${shown} resolves to ${real}, outside the project (to use it, name ${real} itself: the user will be asked)` };
     return { kind: 'outside', reason: `${shown} resolves to ${real}, not to the path that was approved` };
   }
@@ -171,7 +185,7 @@ export function openDirChecked(path: string, shown: string, boundary: Boundary):
 
 /** Whether a folder's real path is one the boundary allows writing in. */
 export function dirAllowed(real: string, boundary: Boundary): boolean {
-  return boundary.root === boundary.projectRoot ? isInside(real, boundary.root) : real === dirname(boundary.root);
+  return isTree(boundary) ? isInside(real, boundary.root) : real === dirname(boundary.root);
 }
 
 export function isRefusal(value: unknown): value is Refusal {

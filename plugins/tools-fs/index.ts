@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { definePlugin, errorResult, resolveToolPath, displayPath, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
-import { DEFAULT_SECRET_ALLOW } from '../../core/kits/fs/index.js';
+import { definePlugin, errorResult, resolveToolPath, displayPath, realPath, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
+import { configuredAddedDirectories, realAddedDirectories, secretOptionsOf } from '../../core/kits/fs/index.js';
 import { fsTools } from './definitions.js';
 import { DEFAULT_MAX_WRITE_BYTES, tooLarge, tooLargeEdits } from './limits.js';
 import { ReadState } from './read-state.js';
@@ -31,11 +31,22 @@ function hardLinked(path: string): boolean {
   }
 }
 
-/** The secret patterns of the `permissions` config, so the workers withhold exactly what the policy refuses. */
-function secretOptions(config: Record<string, unknown>): { extra: string[]; allow: string[] } {
-  const section = (config.permissions ?? {}) as { secrets?: { extra?: unknown; allow?: unknown } };
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
-  return { extra: strings(section.secrets?.extra) ?? [], allow: strings(section.secrets?.allow) ?? DEFAULT_SECRET_ALLOW };
+/**
+ * The added directories (`--add-dir`) as configured and real, for the workers' boundary: a path
+ * named inside one is held to it as a path in the project is held to the project. None when the
+ * list does not check out (the permission policy refuses such a start).
+ */
+function addedRoots(config: Record<string, unknown>, projectRoot: string): Json[] {
+  const given = configuredAddedDirectories(config).filter((d): d is string => typeof d === 'string');
+  try {
+    const reals = realAddedDirectories(given, realPath(projectRoot), 'the configuration');
+    return given.flatMap((dir) => {
+      const real = realPath(dir);
+      return reals.includes(real) ? [{ given: dir, real }] : [];
+    });
+  } catch {
+    return [];
+  }
 }
 
 export default definePlugin<ToolsFsOptions>({
@@ -54,7 +65,8 @@ export default definePlugin<ToolsFsOptions>({
     const state = new ReadState(kernel.files);
     const shared: { [key: string]: Json } = {
       maxWriteBytes: options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES,
-      secrets: secretOptions(kernel.config as Record<string, unknown>),
+      secrets: { ...secretOptionsOf(kernel.config as Record<string, unknown>) },
+      addedRoots: addedRoots(kernel.config as Record<string, unknown>, kernel.projectRoot),
     };
     for (const definition of fsTools(options.grepBackend ?? 'auto')) {
       const tool: ToolDefinition<Input> = { ...definition, ...(definition.module ? { options: { ...definition.options, ...shared } } : {}) } as ToolDefinition<Input>;

@@ -6,4 +6,5 @@
 export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions } from './atomic-write.js';
 export { ensurePrivateDir, PRIVATE_FILE_MODE, PRIVATE_DIR_MODE } from './private.js';
 export { processAlive } from './process-alive.js';
-export { createSecretMatcher, secretContent, DEFAULT_SECRET_ALLOW, type SecretOptions } from './secret-files.js';
+export { createSecretMatcher, secretContent, secretOptionsOf, DEFAULT_SECRET_ALLOW, type SecretOptions } from './secret-files.js';
+export { realAddedDirectories, configuredAddedDirectories } from './added-dirs.js';

@@ -92,3 +92,10 @@ const SECRET_CONTENT = /-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE
 export function secretContent(text: string): string | undefined {
   return SECRET_CONTENT.test(text) ? 'it holds a private key or service-account credentials' : undefined;
 }
+
+/** The secret patterns of a merged configuration's `permissions.secrets`, so every plugin withholds exactly what the policy refuses. */
+export function secretOptionsOf(config: Record<string, unknown>): SecretOptions {
+  const section = (config.permissions ?? {}) as { secrets?: { extra?: unknown; allow?: unknown } };
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+  return { extra: strings(section.secrets?.extra) ?? [], allow: strings(section.secrets?.allow) ?? DEFAULT_SECRET_ALLOW };
+}

@@ -24,6 +24,8 @@ export interface SdkProviderAdapter<Client> {
   idleTimeoutMs: number;
   /** Where requests go (part of the response cache key). */
   endpoint: string;
+  /** Which setting chose `endpoint` (ProviderSetup.baseURLSource). */
+  endpointSource?: string;
   /** Off when absent. */
   responseCache?: ResponseCacheOptions;
   /** Creates the SDK client; the SDK is imported here, on the first request, never at start-up. */
@@ -60,6 +62,7 @@ export function createSdkProvider<Client>(adapter: SdkProviderAdapter<Client>): 
 
   return {
     name: adapter.name,
+    endpoint: { url: adapter.endpoint, source: adapter.endpointSource ?? 'the provider' },
     capabilities: adapter.capabilities,
     defaultModel: adapter.defaultModel,
     stream(request, signal) {

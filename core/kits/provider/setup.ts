@@ -35,6 +35,8 @@ export interface ProviderSetup {
   model: string;
   /** The endpoint requests go to. */
   baseURL: string;
+  /** Which setting chose `baseURL`: `provider.baseURL (<file>)`, `environment (<VAR>)` or `default`. */
+  baseURLSource: string;
   /** Provider, model and endpoint, for error messages. */
   target: ProviderTarget;
   /** Time limit for a streamed response's headers. */
@@ -64,10 +66,17 @@ export function resolveProviderSetup(
   const credentials = resolveCredentials({ provider: settings.name, keyEnv, baseURLEnv: defaults.baseURLEnv, configBaseURL: options.baseURL, env, plugin: defaults.plugin });
   const model = settings.model ?? defaults.model;
   const baseURL = credentials.baseURL ?? defaults.baseURL;
+  // The same order resolveCredentials takes: the config's baseURL, then the environment.
+  const baseURLSource = options.baseURL
+    ? `provider.baseURL (${settings.sourceOf?.('/provider/baseURL') ?? 'config'})`
+    : credentials.baseURL
+      ? `environment (${defaults.baseURLEnv})`
+      : 'default';
   return {
     credentials,
     model,
     baseURL,
+    baseURLSource,
     target: { provider: settings.name, model, baseURL, keyEnv },
     timeoutMs: options.timeoutMs ?? defaults.timeoutMs,
     completeTimeoutMs: options.timeoutMs ?? COMPLETE_TIMEOUT_MS,

@@ -17,6 +17,13 @@ export interface FactSettings {
   allowSudo: boolean;
   trustTests: boolean;
   home: string | null;
+  /** Real paths of the added directories (`--add-dir`): inside them counts as inside the project. */
+  addedRoots: readonly string[];
+}
+
+/** Inside the project root or one of the added directories (all real paths). */
+function withinRoots(real: string, root: string, settings: FactSettings): boolean {
+  return isWithin(real, root) || settings.addedRoots.some((added) => isWithin(real, added));
 }
 
 /** One path a call touches, located and classified. */
@@ -111,18 +118,19 @@ function locate(raw: string, cwd: string | null, kind: 'read' | 'write', root: s
     // (by name only for commands that just list: following the link reads nothing behind it).
     const fixed = located.absolute.split(/[*?[]/)[0]!;
     fact.real = realPath(fixed.endsWith('/') ? fixed.slice(0, -1) || '/' : dirname(fixed));
-    const escaped = (metadata ? (matches ?? []) : reals).find((r) => !isWithin(r, root));
+    const escaped = (metadata ? (matches ?? []) : reals).find((r) => !withinRoots(r, root, settings));
     const linked = metadata ? undefined : reals.find((r) => hardLinks(r) > 1);
     if (linked) fact.concern ??= `${escapeDeceptive(linked)} has ${hardLinks(linked)} hard links, so it may be a file from outside the project`;
     if (escaped) fact.real = escaped;
-    fact.inside = isWithin(fact.real, root);
-  } else fact.inside = isWithin(located.real, root);
+    fact.inside = withinRoots(fact.real, root, settings);
+  } else fact.inside = withinRoots(located.real, root, settings);
   if (fact.concern) fact.inside = false;
   for (const candidate of candidates) {
     fact.secret ??= settings.isSecret(candidate);
     if (kind === 'write') {
       fact.system ??= systemWriteReason(candidate, { home: settings.home, projectRoot: root });
-      fact.protected ??= protectedProjectReason(candidate, root);
+      // An added directory's own .git and shell files are as protected as the project's.
+      for (const base of [root, ...settings.addedRoots]) fact.protected ??= protectedProjectReason(candidate, base);
     }
   }
   return fact;

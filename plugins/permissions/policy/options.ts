@@ -24,6 +24,8 @@ export interface PermissionsOptions {
   audit?: boolean;
   /** Where "always for this project" answers are kept, relative to the project root. */
   localSettings: string;
+  /** More directories the tools may use as if inside the project (`--add-dir`); absolute once loaded. */
+  additionalDirectories: string[];
 }
 
 /** A rule: a tool name or glob, optionally with a specifier in parentheses. */
@@ -53,5 +55,6 @@ export const optionsSchema: JsonSchema = {
     trustTestCommands: { type: 'boolean', default: true },
     audit: { type: 'boolean' },
     localSettings: { type: 'string', minLength: 1, default: '.assistant/settings.local.json' },
+    additionalDirectories: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
   },
 };

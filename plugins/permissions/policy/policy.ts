@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Kernel, PermissionRequest } from '../../../core/index.js';
+import { realAddedDirectories } from '../../../core/kits/fs/index.js';
 import { gatherFacts, realRoot, type RequestFacts } from './facts.js';
 import { LocalSettings } from './local-settings.js';
 import type { PermissionsOptions } from './options.js';
@@ -24,6 +25,8 @@ export interface Policy {
   facts(request: PermissionRequest): Promise<RequestFacts>;
   /** The context rules are matched in. */
   matchContext(request: PermissionRequest, facts: RequestFacts): MatchContext;
+  /** Real paths of the added directories (`--add-dir`), treated as the project root is. */
+  addedRoots: readonly string[];
   /** Why the call writes a file that steers the agent (its config, settings, git hooks, ...), or undefined. */
   controlWrite(request: PermissionRequest, facts: RequestFacts): string | undefined;
   home: string | null;
@@ -64,7 +67,9 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
   });
   const home = process.env.HOME || homedir() || null;
   const isSecret = createSecretMatcher(options.secrets);
-  const settings = { isSecret, allowSudo: options.allowSudo, trustTests: options.trustTestCommands, home };
+  const source = kernel.resolvedConfig.sources['/permissions/additionalDirectories'] ?? 'the configuration';
+  const addedRoots = Object.freeze(realAddedDirectories(options.additionalDirectories ?? [], realRoot(kernel.projectRoot), source === 'flags' ? '--add-dir' : source));
+  const settings = { isSecret, allowSudo: options.allowSudo, trustTests: options.trustTestCommands, home, addedRoots };
   const computed = new WeakMap<PermissionRequest, Promise<RequestFacts>>();
   const memoryGrants: string[] = [];
   const parsedGrants = new Map<string, Rule | null>();
@@ -100,15 +105,19 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
       return facts;
     },
     matchContext: (request, facts) => ({ request, facts, root: realRoot(request.projectRoot), home, trustTests: options.trustTestCommands }),
+    addedRoots,
     controlWrite(request, facts) {
       const context = { controlFiles: kernel.controlFiles, root: realRoot(request.projectRoot), cwd: request.cwd };
+      // An added directory has control files of its own (its config, its git hooks), seen from its top.
+      const contexts = [context, ...addedRoots.map((root) => ({ ...context, root, cwd: root }))];
       // A command's output is unknown; an edit could add the `assistant` key of package.json.
       const mayAddKey = facts.shell !== undefined || mentionsAssistantKey(request.input);
       for (const fact of facts.writes) {
-        for (const path of [fact.real, fact.absolute]) {
-          const why = path ? controlFileReason(path, context, mayAddKey) : undefined;
-          if (why) return `${fact.raw}: ${why}`;
-        }
+        for (const path of [fact.real, fact.absolute])
+          for (const where of contexts) {
+            const why = path ? controlFileReason(path, where, mayAddKey) : undefined;
+            if (why) return `${fact.raw}: ${why}`;
+          }
         // .git internals and shell start-up files (paths/protected.ts) steer what runs just as much.
         if (fact.protected) return `${fact.raw}: ${fact.protected}`;
         if (fact.real && hardLinked(fact.real)) return `${fact.raw}: it has other hard links, so writing it may change a control file`;
