@@ -41,6 +41,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'permission-grants',
   'permission-ask',
   'hooks-shell',
+  'surface-acp',
 ];
 
 /** Built-ins whose folder is not their name: the permission layers ship inside the permissions package. */

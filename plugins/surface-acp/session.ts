@@ -1,0 +1,127 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { createKernel, isInside, realPath, type Kernel, type LogLevel } from '../../core/index.js';
+import { createRunner, createSessionDriver, openSessionForRun, type SessionDriver } from '../../core/kits/agent/index.js';
+import { eventMapper, historyUpdates } from './events.js';
+import { askEditor } from './permission.js';
+import { promptText, type Prompt } from './prompt.js';
+import type { CallScope } from './tool-calls.js';
+
+/** What every session of one connection shares. */
+export interface ConnectionScope {
+  /** The kernel `assistant acp` booted: its configuration is every session's. */
+  outer: Kernel;
+  /** The editor, for notifications and requests. */
+  client: acp.AgentContext;
+  logLevel: LogLevel;
+}
+
+/** One ACP session: our session, on a kernel of its own, driven for the editor. */
+export interface AcpSession {
+  readonly id: string;
+  readonly driver: SessionDriver;
+  /** Runs a prompt; resolves with the stop reason once every update about it was sent. */
+  prompt(blocks: acp.ContentBlock[]): Promise<acp.StopReason>;
+  /** Sends the whole history (session/load). */
+  replay(): Promise<void>;
+  /** Ends the running prompt (`cancelled`). */
+  cancel(): void;
+  /** Shuts its kernel down (the store flushes, the lease is released). */
+  close(): Promise<void>;
+}
+
+/** Slash commands of the terminal UI only make sense there. */
+const TERMINAL_ONLY = 'ui-terminal';
+
+const requestError = (code: string, message: string) => new acp.RequestError(-32602, `${code}: ${message}`, { code });
+
+/** The session's directory, which must be the project `assistant acp` serves or inside it (fails closed). */
+export function checkCwd(cwd: string, projectRoot: string): void {
+  if (typeof cwd !== 'string' || !cwd.startsWith('/')) throw requestError('ASSISTANT_ACP_CWD_OUTSIDE', `cwd must be an absolute path (got ${JSON.stringify(cwd)})`);
+  if (!isInside(realPath(cwd), projectRoot))
+    throw requestError('ASSISTANT_ACP_CWD_OUTSIDE', `${cwd} is outside the project this agent serves (${projectRoot}); start \`assistant acp\` in that project`);
+}
+
+/** Opens a session (new, or `resumeId` from the store) on a fresh kernel with the connection's configuration. */
+export async function openAcpSession(scope: ConnectionScope, resumeId?: string): Promise<AcpSession> {
+  // A kernel of its own: plugins keep per-session state on the kernel (todos, grants), and this one has someone to ask.
+  const kernel = await createKernel({ config: scope.outer.resolvedConfig, headless: false, logLevel: scope.logLevel, checkSelections: true });
+  try {
+    return await startSession(kernel, scope, resumeId);
+  } catch (error) {
+    await kernel.shutdown('error').catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: string | undefined): Promise<AcpSession> {
+  await kernel.start();
+  kernel.hooks.commands.call(kernel.commands);
+  const provider = kernel.provider();
+  const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
+  if (resumeId !== undefined) {
+    const matches = await kernel.store().resolve(resumeId, kernel.projectRoot);
+    if (!matches.includes(resumeId)) throw requestError('ASSISTANT_ACP_SESSION_UNKNOWN', `no stored session has the id ${resumeId}`);
+  }
+  const session = await openSessionForRun(kernel, resumeId ? { resume: resumeId } : {}, defaults, false);
+  kernel.session = session;
+  const id = session.info.id;
+  const calls: CallScope = { projectRoot: kernel.projectRoot, cwd: kernel.cwd, tool: (name) => kernel.tools.get(name) };
+
+  // Updates go out in the order things happened; a prompt answers only after its last one.
+  let sent: Promise<void> = Promise.resolve();
+  const send = (update: acp.SessionUpdate) => {
+    sent = sent.then(() => scope.client.notify('session/update', { sessionId: id, update })).catch((error: unknown) => kernel.logger.warn(`session/update failed: ${(error as Error).message}`));
+  };
+  const driver = createSessionDriver(kernel, createRunner(kernel, session), {
+    onEvent: eventMapper(calls, send),
+    approve: (items, signal) => askEditor(id, items, calls, (params, s) => scope.client.request('session/request_permission', params, { cancellationSignal: s, stopWaitingOnCancel: true }), signal),
+  });
+
+  const slash = kernel.commands.listSlash().filter((c) => (c as { plugin?: string }).plugin !== TERMINAL_ONLY);
+  send({
+    sessionUpdate: 'available_commands_update',
+    availableCommands: slash.map((c) => ({ name: c.name, description: c.description, ...(c.usage ? { input: { hint: c.usage } } : {}) })),
+  });
+
+  async function runSlash(name: string, args: string): Promise<acp.StopReason> {
+    const command = slash.find((c) => c.name === name)!;
+    const print = (text: string) => send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: text.endsWith('\n') ? text : `${text}\n` } });
+    try {
+      const out = await command.run(args, { print, sessionId: id });
+      if (out) print(out);
+    } catch (error) {
+      print(`/${name} failed: ${(error as Error)?.message ?? error}`);
+    }
+    return 'end_turn';
+  }
+
+  return {
+    id,
+    driver,
+    async prompt(blocks) {
+      if (driver.runner.busy) throw new acp.RequestError(-32600, 'ASSISTANT_ACP_BUSY: this session is working on a prompt; cancel it first', { code: 'ASSISTANT_ACP_BUSY' });
+      const prompt: Prompt = promptText(blocks);
+      if (prompt.slash && slash.some((c) => c.name === prompt.slash!.name)) {
+        const reason = await runSlash(prompt.slash.name, prompt.slash.args);
+        await sent;
+        return reason;
+      }
+      const result = await driver.run(prompt.text);
+      await sent;
+      if (result.reason === 'error') throw new acp.RequestError(-32603, `${result.error?.code ?? 'ASSISTANT_INTERNAL'}: ${result.message ?? result.error?.message ?? 'the run failed'}`, { code: result.error?.code });
+      return STOP_REASON[result.reason];
+    },
+    async replay() {
+      for (const update of historyUpdates(session.messages, calls)) send(update);
+      await sent;
+    },
+    cancel: () => driver.interrupt(),
+    async close() {
+      driver.close();
+      await sent;
+      await kernel.shutdown('done').catch(() => undefined);
+    },
+  };
+}
+
+const STOP_REASON = { completed: 'end_turn', aborted: 'cancelled', max_turns: 'max_turn_requests', budget: 'max_tokens', tool_failures: 'end_turn' } as const;
