@@ -17,8 +17,9 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
   const sessions = new Map<string, AcpSession>();
   const opening = new Set<Promise<unknown>>();
   let client: acp.AgentContext | undefined;
+  let capabilities: acp.ClientCapabilities | undefined;
 
-  const scope = (): ConnectionScope => ({ outer, client: client!, logLevel });
+  const scope = (): ConnectionScope => ({ outer, client: client!, capabilities, logLevel });
   const find = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
     if (!session)
@@ -45,12 +46,15 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
     .onConnect((connection) => {
       client = connection.client;
     })
-    .onRequest('initialize', ({ params }) => ({
-      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
-      agentInfo: info,
-      authMethods: [],
-    }))
+    .onRequest('initialize', ({ params }) => {
+      capabilities = params.clientCapabilities;
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+        agentInfo: info,
+        authMethods: [],
+      };
+    })
     .onRequest('session/new', async ({ params }) => {
       checkCwd(params.cwd, outer.projectRoot);
       const session = await open();

@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { createKernel, isInside, realPath, type Kernel, type LogLevel } from '../../core/index.js';
 import { createRunner, createSessionDriver, openSessionForRun, type SessionDriver } from '../../core/kits/agent/index.js';
+import { clientFilesFor, clientFilesPlugin } from './client-files.js';
 import { eventMapper, historyUpdates } from './events.js';
 import { askEditor } from './permission.js';
 import { promptText, type Prompt } from './prompt.js';
@@ -12,6 +13,8 @@ export interface ConnectionScope {
   outer: Kernel;
   /** The editor, for notifications and requests. */
   client: acp.AgentContext;
+  /** What the editor offered in `initialize` (its `fs` methods). */
+  capabilities?: acp.ClientCapabilities;
   logLevel: LogLevel;
 }
 
@@ -44,9 +47,19 @@ export function checkCwd(cwd: string, projectRoot: string): void {
 /** Opens a session (new, or `resumeId` from the store) on a fresh kernel with the connection's configuration. */
 export async function openAcpSession(scope: ConnectionScope, resumeId?: string): Promise<AcpSession> {
   // A kernel of its own: plugins keep per-session state on the kernel (todos, grants), and this one has someone to ask.
-  const kernel = await createKernel({ config: scope.outer.resolvedConfig, headless: false, logLevel: scope.logLevel, checkSelections: true });
+  let id = '';
+  const files = clientFilesFor(scope.client, scope.capabilities, () => id);
+  const kernel = await createKernel({
+    config: scope.outer.resolvedConfig,
+    headless: false,
+    logLevel: scope.logLevel,
+    checkSelections: true,
+    extraPlugins: files.read || files.write ? [{ plugin: clientFilesPlugin(files), options: {}, source: 'assistant acp', listedIn: 'assistant acp (the editor offers fs)' }] : [],
+  });
   try {
-    return await startSession(kernel, scope, resumeId);
+    const session = await startSession(kernel, scope, resumeId);
+    id = session.id;
+    return session;
   } catch (error) {
     await kernel.shutdown('error').catch(() => undefined);
     throw error;

@@ -14,6 +14,10 @@ export interface Editor {
   readonly permissionRequests: acp.RequestPermissionRequest[];
   /** How the next permission requests are answered (default: cancelled). */
   answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse;
+  /** The editor's unsaved buffers (path → text), answered to fs/read_text_file; other paths fail. */
+  buffers: Map<string, string>;
+  /** Every fs/read_text_file and fs/write_text_file received, in order. */
+  readonly fsRequests: Array<{ method: string; path: string; content?: string }>;
   /** Called on each update as it arrives. */
   onUpdate?: (update: acp.SessionNotification) => void;
   stderr(): string;
@@ -32,6 +36,8 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv, args: string[] 
     agent: undefined as unknown as acp.ClientContext,
     updates: [],
     permissionRequests: [],
+    buffers: new Map(),
+    fsRequests: [],
     answer: () => ({ outcome: { outcome: 'cancelled' } }),
     stderr: () => stderr,
     async close() {
@@ -44,6 +50,16 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv, args: string[] 
     .onRequest('session/request_permission', ({ params }) => {
       editor.permissionRequests.push(params);
       return editor.answer(params);
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      editor.fsRequests.push({ method: 'read', path: params.path });
+      const text = editor.buffers.get(params.path);
+      if (text === undefined) throw new Error(`no buffer for ${params.path}`);
+      return { content: text };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      editor.fsRequests.push({ method: 'write', path: params.path, content: params.content });
+      return {};
     })
     .onNotification('session/update', ({ params }) => {
       editor.updates.push(params);

@@ -23,8 +23,8 @@ function editorIn(dir: string, env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.serv
   return editor;
 }
 
-async function initialized(editor: Editor): Promise<acp.InitializeResponse> {
-  return editor.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } });
+async function initialized(editor: Editor, fs = false): Promise<acp.InitializeResponse> {
+  return editor.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs } } });
 }
 
 describe('assistant acp', () => {
@@ -52,6 +52,8 @@ describe('assistant acp', () => {
     editor.answer = choose('allow_once');
     const first = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'create notes' }] });
     expect(first.stopReason).toBe('end_turn');
+    // The SDK's client may hand a notification to its handler after the response that followed it: wait for the last.
+    await pollUntil(() => chunkText(editor, 'agent_message_chunk', sessionId).endsWith('Created notes.txt.'));
     expect(chunkText(editor, 'agent_thought_chunk', sessionId)).toBe('A new file is needed.');
     expect(chunkText(editor, 'agent_message_chunk', sessionId)).toBe('I will create it.Created notes.txt.');
     expect(updatesOf(editor, 'agent_message_chunk', sessionId).length).toBeGreaterThan(2); // streamed, not sent whole
@@ -70,6 +72,7 @@ describe('assistant acp', () => {
     editor.answer = choose('reject_once');
     const second = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change it' }] });
     expect(second.stopReason).toBe('end_turn');
+    await pollUntil(() => chunkText(editor, 'agent_message_chunk', sessionId).endsWith('Left it alone.'));
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('hello\n');
     const edit = updatesOf(editor, 'tool_call', sessionId).find((c) => c.toolCallId === 'e1');
     expect(edit?.content).toEqual([{ type: 'diff', path: join(dir, 'notes.txt'), oldText: 'hello', newText: 'goodbye' }]);
@@ -115,6 +118,7 @@ describe('assistant acp', () => {
     await initialized(editor);
     const { sessionId } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
     await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan it' }] });
+    await pollUntil(() => chunkText(editor, 'agent_message_chunk', sessionId) === 'Planned.');
     expect(updatesOf(editor, 'plan', sessionId).at(-1)?.entries).toEqual([
       { content: 'Read the code', status: 'in_progress', priority: 'medium' },
       { content: 'Fix the bug', status: 'pending', priority: 'medium' },
@@ -153,8 +157,9 @@ describe('assistant acp', () => {
     const second = editorIn(dir, env);
     await initialized(second);
     await second.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [] });
+    // The SDK's client may hand a notification to its handler after the response that followed it: wait for the last.
+    expect(await pollUntil(() => chunkText(second, 'agent_message_chunk', sessionId) === 'Noted: pelican.Saved.')).toBe(true);
     expect(chunkText(second, 'user_message_chunk', sessionId)).toBe('remember pelican');
-    expect(chunkText(second, 'agent_message_chunk', sessionId)).toBe('Noted: pelican.Saved.');
     expect(updatesOf(second, 'tool_call', sessionId).map((c) => [c.toolCallId, c.kind])).toEqual([['w1', 'edit']]);
     expect(updatesOf(second, 'tool_call_update', sessionId).map((u) => [u.toolCallId, u.status])).toEqual([['w1', 'completed']]);
     const answer = await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which bird (editor)?' }] });
@@ -166,6 +171,33 @@ describe('assistant acp', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'result', session_id: sessionId, text: 'pelican, from the terminal' });
     expect(JSON.stringify(fake.server.requests.at(-1)!.body)).toContain('pelican, from the editor');
+  });
+
+  it("reads the editor's unsaved buffer and hands writes to the editor when it offers fs", async () => {
+    fake.script({
+      turns: [
+        { when: { userText: 'read it' }, reply: { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'notes.txt' } }] } },
+        { when: { toolResultFor: 'r1' }, reply: { text: 'Read.' } },
+        { when: { userText: 'write it' }, reply: { toolCalls: [{ id: 'w1', name: 'Write', input: { file_path: 'out.txt', content: 'written\n' } }] } },
+        { when: { toolResultFor: 'w1' }, reply: { text: 'Written.' } },
+      ],
+    });
+    const dir = gitProject({ 'notes.txt': 'saved line\n' });
+    const editor = editorIn(dir);
+    await initialized(editor, true);
+    editor.buffers.set(join(dir, 'notes.txt'), 'saved line\nunsaved line typed in the editor\n');
+    const { sessionId } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read it' }] });
+    const sent = JSON.stringify(fake.server.requests.at(-1)!.body);
+    expect(sent).toContain('saved line');
+    expect(sent).toContain('unsaved line typed in the editor');
+    expect(editor.fsRequests).toEqual([{ method: 'read', path: join(dir, 'notes.txt') }]);
+
+    editor.answer = choose('allow_once');
+    await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('written\n');
+    expect(editor.fsRequests.at(-1)).toEqual({ method: 'write', path: join(dir, 'out.txt'), content: 'written\n' });
+    await editor.close();
   });
 
   it('refuses a session outside its project and an unknown session, with coded errors', async () => {
