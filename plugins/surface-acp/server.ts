@@ -55,6 +55,8 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
         authMethods: [],
       };
     })
+    // No sign-in of our own (keys come from the environment and config); some editors call it anyway.
+    .onRequest('authenticate', () => ({}))
     .onRequest('session/new', async ({ params }) => {
       checkCwd(params.cwd, outer.projectRoot);
       const session = await open();
