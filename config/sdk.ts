@@ -61,9 +61,11 @@ export interface QueryOptions {
 
 /** A query: one prompt in the project at `cwd`. */
 export interface QueryParams {
+  /** What to do, as typed after `assistant -p`. */
   prompt: string;
   /** The directory to work in (default: the process's). */
   cwd?: string;
+  /** What to change about the run (see QueryOptions). */
   options?: QueryOptions;
 }
 

@@ -61,7 +61,7 @@ describe('query()', () => {
       turns: [
         { when: { userText: 'create notes' }, reply: { toolCalls: [{ id: 'w1', name: 'Write', input: { file_path: 'notes.txt', content: 'hello\n' } }] } },
         { when: { toolResultContains: 'use the README instead' }, reply: { text: 'Understood.' } },
-        { fallback: true, reply: { text: 'the denial message never reached the model' } },
+        { name: 'anything else', reply: { text: 'the denial message never reached the model' } },
       ],
     });
     const dir = makeProject();

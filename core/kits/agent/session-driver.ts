@@ -27,8 +27,11 @@ export interface SessionDriverOptions {
  * answered by a callback. The kernel should be one the driver owns alone (one open session).
  */
 export interface SessionDriver {
+  /** The kernel the session runs on. */
   readonly kernel: Kernel;
+  /** The runner of the session (its `session` has the history, todos, mode). */
   readonly runner: AgentRunner;
+  /** The session's id: every event it yields carries it. */
   readonly sessionId: string;
   /** Works on a prompt; raw events go to `onEvent`. Resolves when the work ends (aborted included). */
   run(prompt: string | UserMessage, options?: RunOptions): Promise<AgentLoopResult>;
