@@ -13,7 +13,7 @@ export interface Editor {
   /** Every session/request_permission received, in order. */
   readonly permissionRequests: acp.RequestPermissionRequest[];
   /** How the next permission requests are answered (default: cancelled). */
-  answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse;
+  answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   /** The editor's unsaved buffers (path → text), answered to fs/read_text_file; other paths fail. */
   buffers: Map<string, string>;
   /** Every fs/read_text_file and fs/write_text_file received, in order. */

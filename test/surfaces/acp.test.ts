@@ -136,6 +136,24 @@ describe('assistant acp', () => {
     await editor.close();
   });
 
+  it('cancels a turn waiting on a permission request: the call is denied and never runs', async () => {
+    fake.script({ turns: [{ when: { userText: 'create notes' }, reply: { toolCalls: [{ id: 'w1', name: 'Write', input: { file_path: 'notes.txt', content: 'x' } }] } }] });
+    const dir = gitProject({});
+    const editor = editorIn(dir);
+    await initialized(editor);
+    const { sessionId } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    // The person never answers; the editor's stop button sends session/cancel instead.
+    editor.answer = () => {
+      void editor.agent.notify('session/cancel', { sessionId });
+      return new Promise<acp.RequestPermissionResponse>(() => undefined);
+    };
+    const result = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'create notes' }] });
+    expect(result.stopReason).toBe('cancelled');
+    expect(editor.permissionRequests).toHaveLength(1);
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+    await editor.close();
+  });
+
   it('loads a session later with its history, and the terminal resumes it too', async () => {
     fake.script({
       turns: [
