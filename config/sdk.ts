@@ -9,7 +9,7 @@ import { createKernel } from '../core/kernel/kernel.js';
 import type { Kernel, Plugin } from '../core/kernel/kernel-types.js';
 import { AssistantError } from '../core/kernel/errors.js';
 import type { LogLevel } from '../core/kernel/logger.js';
-import { createRunner, createSessionDriver, openSessionForRun, type SessionDriver, type StreamJsonEvent } from '../core/kits/agent/index.js';
+import { startDrivenSession, type SessionDriver, type StreamJsonEvent } from '../core/kits/agent/index.js';
 import type { AssistantConfig, PluginEntry } from '../core/types/config.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../core/types/permission.js';
 import { flagsLayer } from './flags-layer.js';
@@ -112,14 +112,9 @@ async function openKernel(cwd: string, options: QueryOptions): Promise<Kernel> {
 }
 
 async function openDriver(kernel: Kernel, options: QueryOptions): Promise<SessionDriver> {
-  await kernel.start();
-  const provider = kernel.provider();
-  const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
-  const session = await openSessionForRun(kernel, { resume: options.resume, forkSession: options.forkSession, takeOver: options.takeOver }, defaults, false);
-  kernel.session = session;
   const canUseTool = options.canUseTool;
   const approve = canUseTool && ((items: ApprovalRequest[], signal: AbortSignal): Promise<ApprovalAnswer[]> => askEach(canUseTool, items, signal));
-  return createSessionDriver(kernel, createRunner(kernel, session), { approve });
+  return startDrivenSession(kernel, { resume: options.resume, forkSession: options.forkSession, takeOver: options.takeOver, approve });
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { createKernel, isInside, realPath, type Kernel, type LogLevel } from '../../core/index.js';
-import { createRunner, createSessionDriver, openSessionForRun, type SessionDriver } from '../../core/kits/agent/index.js';
+import { startDrivenSession, type SessionDriver } from '../../core/kits/agent/index.js';
 import { clientFilesFor, clientFilesPlugin } from './client-files.js';
 import { eventMapper, historyUpdates } from './events.js';
 import { askEditor } from './permission.js';
@@ -67,28 +67,23 @@ export async function openAcpSession(scope: ConnectionScope, resumeId?: string):
 }
 
 async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: string | undefined): Promise<AcpSession> {
-  await kernel.start();
-  kernel.hooks.commands.call(kernel.commands);
-  const provider = kernel.provider();
-  const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
-  if (resumeId !== undefined) {
-    const matches = await kernel.store().resolve(resumeId, kernel.projectRoot);
-    if (!matches.includes(resumeId)) throw requestError('ASSISTANT_ACP_SESSION_UNKNOWN', `no stored session has the id ${resumeId}`);
-  }
-  const session = await openSessionForRun(kernel, resumeId ? { resume: resumeId } : {}, defaults, false);
-  kernel.session = session;
-  const id = session.info.id;
+  // An ACP session id is exact: no prefix matching, as `--resume` allows.
+  if (resumeId !== undefined && !(await kernel.store().resolve(resumeId, kernel.projectRoot)).includes(resumeId))
+    throw requestError('ASSISTANT_ACP_SESSION_UNKNOWN', `no stored session has the id ${resumeId}`);
   const calls: CallScope = { projectRoot: kernel.projectRoot, cwd: kernel.cwd, tool: (name) => kernel.tools.get(name) };
-
+  let id = ''; // known once the session is open, before any prompt runs
   // Updates go out in the order things happened; a prompt answers only after its last one.
   let sent: Promise<void> = Promise.resolve();
   const send = (update: acp.SessionUpdate) => {
     sent = sent.then(() => scope.client.notify('session/update', { sessionId: id, update })).catch((error: unknown) => kernel.logger.warn(`session/update failed: ${(error as Error).message}`));
   };
-  const driver = createSessionDriver(kernel, createRunner(kernel, session), {
+  const driver = await startDrivenSession(kernel, {
+    resume: resumeId,
     onEvent: eventMapper(calls, send),
     approve: (items, signal) => askEditor(id, items, calls, (params, s) => scope.client.request('session/request_permission', params, { cancellationSignal: s, stopWaitingOnCancel: true }), signal),
   });
+  id = driver.sessionId;
+  const session = driver.runner.session;
 
   const slash = kernel.commands.listSlash().filter((c) => (c as { plugin?: string }).plugin !== TERMINAL_ONLY);
   send({

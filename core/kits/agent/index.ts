@@ -12,5 +12,5 @@ export { runFromFlags, EXIT_FOR, type RunFlags } from './cli-run.js';
 export { openSessionForRun, resolveSessionId, type SessionFlags } from './session-for-run.js';
 export { attachOutput, streamJsonLine, resultLine, STREAM_JSON_VERSION, type OutputFormat, type StreamJsonEvent } from './headless-output.js';
 // Surfaces other than the terminal (SDK, editors, web): prompts in, typed events out, approvals to a callback.
-export { createSessionDriver, type SessionDriver, type SessionDriverOptions, type ApprovalHandler } from './session-driver.js';
+export { createSessionDriver, startDrivenSession, type SessionDriver, type SessionDriverOptions, type DrivenSessionOptions, type ApprovalHandler } from './session-driver.js';
 export { refuseMistypedCommand } from './mistyped-command.js';

@@ -1,11 +1,12 @@
 import { Stage } from '../../kernel/hooks.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
-import type { AgentRunner, RunOptions } from '../../agent/runner.js';
+import { createRunner, type AgentRunner, type RunOptions } from '../../agent/runner.js';
 import type { AgentLoopResult } from '../../agent/loop.js';
 import type { OriginEvent } from '../../types/events.js';
 import type { UserMessage } from '../../types/messages.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../types/permission.js';
 import { resultLine, streamJsonLine, type StreamJsonEvent } from './headless-output.js';
+import { openSessionForRun } from './session-for-run.js';
 
 /**
  * Answers a batch of `ask` decisions for a surface that is not the terminal (an SDK callback, an
@@ -144,4 +145,32 @@ export function createSessionDriver(kernel: Kernel, runner: AgentRunner, options
       listeners.clear();
     },
   };
+}
+
+/** Which session `startDrivenSession` opens: a new one, or a stored one as `--resume` would. */
+export interface DrivenSessionOptions extends SessionDriverOptions {
+  /** Continue this stored session (an id or a unique prefix). */
+  resume?: string;
+  /** With `resume`: a new session starting from its history. */
+  forkSession?: boolean;
+  /** With `resume`: take the session from the surface holding it. */
+  takeOver?: boolean;
+}
+
+/**
+ * Starts `kernel` (one made for this session alone, `headless: false` when someone answers
+ * approvals), opens its session as a prompt run would (new, or resumed with its lease taken), makes
+ * it the kernel's open session, registers the plugins' commands, and drives it. The caller shuts the
+ * kernel down when done (`driver.kernel.shutdown()`), which releases the lease.
+ */
+export async function startDrivenSession(kernel: Kernel, options: DrivenSessionOptions = {}): Promise<SessionDriver> {
+  await kernel.start();
+  kernel.hooks.commands.call(kernel.commands);
+  // Fail before anything else happens when no model is reachable.
+  const provider = kernel.provider();
+  const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
+  const flags = { resume: options.resume, forkSession: options.forkSession, takeOver: options.takeOver };
+  const session = await openSessionForRun(kernel, flags, defaults, false);
+  kernel.session = session;
+  return createSessionDriver(kernel, createRunner(kernel, session), options);
 }
