@@ -50,7 +50,7 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
       capabilities = params.clientCapabilities;
       return {
         protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-        agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { close: {} } },
         agentInfo: info,
         authMethods: [],
       };
@@ -69,6 +69,13 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
       return {};
     })
     .onRequest('session/prompt', async ({ params }) => ({ stopReason: await find(params.sessionId).prompt(params.prompt) }))
+    // Closing frees the session's kernel and lease; the session stays stored (load it again later).
+    .onRequest('session/close', async ({ params }) => {
+      const session = find(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
+    })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });

@@ -91,7 +91,8 @@ describe('assistant acp', () => {
       ],
     });
     const dir = gitProject({});
-    const editor = editorIn(dir);
+    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.server.anthropicBaseURL });
+    const editor = editorIn(dir, env);
     await initialized(editor);
     const { sessionId } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
     editor.answer = choose('allow_always');
@@ -102,6 +103,15 @@ describe('assistant acp', () => {
     await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'second' }] });
     expect(editor.permissionRequests).toHaveLength(1);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('b');
+    // Open in the editor, the session is leased: the terminal is told where it is.
+    const held = await runHeadless(fake.server, dir, ['--resume', sessionId, 'anything'], { env: { ...env } as Record<string, string> });
+    expect(held.stderr).toMatch(/ASSISTANT_SESSION_IN_USE.*--take-over/);
+    // Closed: its kernel is gone from this connection, and the terminal may take the session without --take-over.
+    await editor.agent.request('session/close', { sessionId });
+    await expect(editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] })).rejects.toMatchObject({ message: expect.stringContaining('ASSISTANT_ACP_SESSION_UNKNOWN') });
+    fake.script({ turns: [{ reply: { text: 'from the terminal' } }] });
+    const run = await runHeadless(fake.server, dir, ['--resume', sessionId, 'anything'], { env: { ...env } as Record<string, string> });
+    expect(run.code, run.stderr).toBe(0);
     await editor.close();
   });
 
