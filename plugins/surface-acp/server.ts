@@ -60,15 +60,19 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
     .onRequest('session/new', async ({ params }) => {
       checkCwd(params.cwd, outer.projectRoot);
       const session = await open();
-      return { sessionId: session.id };
+      return { sessionId: session.id, modes: session.modes() };
     })
     .onRequest('session/load', async ({ params }) => {
       checkCwd(params.cwd, outer.projectRoot);
       const session = sessions.get(params.sessionId) ?? (await open(params.sessionId));
       await session.replay();
-      return {};
+      return { modes: session.modes() };
     })
     .onRequest('session/prompt', async ({ params }) => ({ stopReason: await find(params.sessionId).prompt(params.prompt) }))
+    .onRequest('session/set_mode', ({ params }) => {
+      find(params.sessionId).setMode(params.modeId);
+      return {};
+    })
     // Closing frees the session's kernel and lease; the session stays stored (load it again later).
     .onRequest('session/close', async ({ params }) => {
       const session = find(params.sessionId);

@@ -4,6 +4,7 @@ import { startDrivenSession, type SessionDriver } from '../../core/kits/agent/in
 import { clientFilesFor, clientFilesPlugin } from './client-files.js';
 import { eventMapper, historyUpdates } from './events.js';
 import { askEditor } from './permission.js';
+import { modeState, checkMode } from './modes.js';
 import { promptText, type Prompt } from './prompt.js';
 import type { CallScope } from './tool-calls.js';
 
@@ -26,6 +27,10 @@ export interface AcpSession {
   prompt(blocks: acp.ContentBlock[]): Promise<acp.StopReason>;
   /** Sends the whole history (session/load). */
   replay(): Promise<void>;
+  /** The permission modes offered and the one in force. */
+  modes(): acp.SessionModeState;
+  /** Switches the permission mode (from the next tool call on). */
+  setMode(modeId: string): void;
   /** Ends the running prompt (`cancelled`). */
   cancel(): void;
   /** Shuts its kernel down (the store flushes, the lease is released). */
@@ -84,6 +89,7 @@ async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: st
   });
   id = driver.sessionId;
   const session = driver.runner.session;
+  const startMode = session.mode;
 
   const slash = kernel.commands.listSlash().filter((c) => (c as { plugin?: string }).plugin !== TERMINAL_ONLY);
   send({
@@ -122,6 +128,10 @@ async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: st
     async replay() {
       for (const update of historyUpdates(session.messages, calls)) send(update);
       await sent;
+    },
+    modes: () => modeState(session.mode, startMode),
+    setMode(modeId) {
+      session.mode = checkMode(modeId, startMode);
     },
     cancel: () => driver.interrupt(),
     async close() {

@@ -94,7 +94,10 @@ describe('assistant acp', () => {
     const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.server.anthropicBaseURL });
     const editor = editorIn(dir, env);
     await initialized(editor);
-    const { sessionId } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    const { sessionId, modes } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    expect(modes?.currentModeId).toBe('default');
+    expect(modes?.availableModes.map((m) => m.id)).toEqual(['default', 'acceptEdits', 'plan']);
+    await expect(editor.agent.request('session/set_mode', { sessionId, modeId: 'bypass' })).rejects.toMatchObject({ message: expect.stringContaining('ASSISTANT_ACP_MODE_REFUSED') });
     editor.answer = choose('allow_always');
     await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first' }] });
     editor.answer = () => {
@@ -143,6 +146,27 @@ describe('assistant acp', () => {
     const cancelled = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'long story' }] });
     expect(cancelled.stopReason).toBe('cancelled');
     expect(updatesOf(editor, 'agent_message_chunk', sessionId).length - before).toBeLessThan(10);
+    await editor.close();
+  });
+
+  it('switches the permission mode from the editor: plan mode refuses a write without asking', async () => {
+    fake.script({
+      turns: [
+        { when: { userText: 'create notes' }, reply: { toolCalls: [{ id: 'w1', name: 'Write', input: { file_path: 'notes.txt', content: 'x' } }] } },
+        { when: { toolResultFor: 'w1' }, reply: { text: 'Refused.' } },
+      ],
+    });
+    const dir = gitProject({});
+    const editor = editorIn(dir);
+    await initialized(editor);
+    const { sessionId } = await editor.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    await editor.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
+    editor.answer = choose('allow_once');
+    await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'create notes' }] });
+    expect(editor.permissionRequests).toHaveLength(0);
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+    await pollUntil(() => updatesOf(editor, 'tool_call_update', sessionId).some((u) => u.toolCallId === 'w1' && u.status === 'failed'));
+    expect(updatesOf(editor, 'tool_call_update', sessionId).find((u) => u.toolCallId === 'w1' && u.status === 'failed')).toBeDefined();
     await editor.close();
   });
 
