@@ -38,7 +38,16 @@ async function serveStdio(kernel: Kernel): Promise<number> {
   const stdout = claimStdout();
   try {
     const connection = agent.app.connect(acp.ndJsonStream(stdout.output, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
-    await connection.closed.catch(() => undefined);
+    // An editor that stops the agent with a signal still gets its sessions flushed and their leases released.
+    const stop = () => connection.close();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    try {
+      await connection.closed.catch(() => undefined);
+    } finally {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    }
   } finally {
     await agent.closeAll();
     stdout.release();

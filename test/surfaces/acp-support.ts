@@ -23,6 +23,8 @@ export interface Editor {
   stderr(): string;
   /** Closes the connection and waits for the agent to exit; returns its exit code. */
   close(): Promise<number | null>;
+  /** Stops the agent with SIGTERM, as an editor quitting may; returns its exit code. */
+  terminate(): Promise<number | null>;
 }
 
 /** Starts `assistant acp` in `cwd` and connects to it as an editor would. */
@@ -42,6 +44,10 @@ export function startEditor(cwd: string, env: NodeJS.ProcessEnv, args: string[] 
     stderr: () => stderr,
     async close() {
       child.stdin.end();
+      return exited;
+    },
+    async terminate() {
+      child.kill('SIGTERM');
       return exited;
     },
   };
