@@ -46,6 +46,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'permission-ask',
   'hooks-shell',
   'surface-serve',
+  'surface-acp',
 ];
 
 /** Built-ins whose folder is not their name: the permission layers ship inside the permissions package. */

@@ -61,7 +61,7 @@ function importedPackages(source: string): string[] {
 
 const KITS = ['agent', 'context', 'fs', 'metrics', 'provider', 'store', 'trust'];
 /** The entry points, as paths under dist/ without the extension. */
-const ENTRIES = ['core/index', 'config/test-kit', ...KITS.map((kit) => `core/kits/${kit}/index`)];
+const ENTRIES = ['core/index', 'config/test-kit', 'config/sdk', ...KITS.map((kit) => `core/kits/${kit}/index`)];
 
 /** The values of the main entry, pinned: adding one is a decision (most helpers belong in a kit). */
 const MAIN_VALUES = [
@@ -76,9 +76,10 @@ const MAIN_VALUES = [
 
 describe('the public API', () => {
   it('has a main entry, one subpath per kit and one for the test kit, each with its declarations', () => {
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './kits/agent', './kits/context', './kits/fs', './kits/metrics', './kits/provider', './kits/store', './kits/trust', './package.json', './testing']);
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './kits/agent', './kits/context', './kits/fs', './kits/metrics', './kits/provider', './kits/store', './kits/trust', './package.json', './sdk', './testing']);
     expect(pkg.exports['.']).toEqual({ types: './dist/core/index.d.ts', default: './dist/core/index.js' });
     expect(pkg.exports['./testing']).toEqual({ types: './dist/config/test-kit.d.ts', default: './dist/config/test-kit.js' });
+    expect(pkg.exports['./sdk']).toEqual({ types: './dist/config/sdk.d.ts', default: './dist/config/sdk.js' });
     for (const kit of KITS) expect(pkg.exports[`./kits/${kit}`]).toEqual({ types: `./dist/core/kits/${kit}/index.d.ts`, default: `./dist/core/kits/${kit}/index.js` });
   });
 
@@ -109,7 +110,7 @@ describe('the public API', () => {
     const offenders = filesUnder('examples', '.ts')
       .filter((file) => !file.includes('node_modules') && !file.includes('/dist/'))
       .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from\s*'((?:@assistant-cli\/)?assistant[^']*)'/g)].map((m) => `${file}: ${m[1]}`))
-      .filter((line) => !/: @assistant-cli\/assistant(\/testing|\/kits\/[a-z]+)?$/.test(line));
+      .filter((line) => !/: @assistant-cli\/assistant(\/testing|\/sdk|\/kits\/[a-z]+)?$/.test(line));
     expect(offenders).toEqual([]);
   });
 

@@ -2,6 +2,9 @@ import type { Kernel } from '../../kernel/kernel-types.js';
 import type { AgentLoopResult } from '../../agent/loop.js';
 import type { OriginEvent } from '../../types/events.js';
 import type { Usage } from '../../types/messages.js';
+import type { StreamJsonEvent } from './stream-events.js';
+
+export type { StreamJsonEvent } from './stream-events.js';
 
 /** `--output-format`: the final text, one JSON result, or one JSON event per line. */
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -10,7 +13,7 @@ export type OutputFormat = 'text' | 'json' | 'stream-json';
 export const STREAM_JSON_VERSION = 1;
 
 /** Turns an internal event into a stream-json line (or nothing for events not in the protocol). */
-export function streamJsonLine(event: OriginEvent, sessionId: string): Record<string, unknown> | undefined {
+export function streamJsonLine(event: OriginEvent, sessionId: string): StreamJsonEvent | undefined {
   const base = {
     v: STREAM_JSON_VERSION,
     session_id: sessionId,
@@ -66,7 +69,7 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
   let attached = true;
   // The ledger's totals so far: the run's own total (sub-agents and compaction included) is what it adds.
   const before = kernel.budget.totals().usage;
-  const write = (line: Record<string, unknown>) => process.stdout.write(JSON.stringify(line) + '\n');
+  const write = (line: StreamJsonEvent) => process.stdout.write(JSON.stringify(line) + '\n');
   kernel.hooks.event.tap('headless-output', (event) => {
     if (!attached) return;
     if (format === 'stream-json') {
@@ -86,19 +89,7 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
   });
   return {
     finish(result) {
-      const summary = {
-        v: STREAM_JSON_VERSION,
-        type: 'result',
-        session_id: sessionId,
-        reason: result.reason,
-        is_error: result.reason !== 'completed',
-        text: result.text,
-        turns: result.turns,
-        usage: result.usage,
-        total_usage: usageSince(before, kernel.budget.totals().usage),
-        ...(result.message ? { message: result.message } : {}),
-        ...(result.error ? { error_code: result.error.code } : {}),
-      };
+      const summary = resultLine(result, sessionId, before, kernel.budget.totals().usage);
       if (format === 'text') {
         if (result.text) process.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
       } else write(summary);
@@ -106,6 +97,23 @@ export function attachOutput(kernel: Kernel, format: OutputFormat, sessionId: st
     detach() {
       attached = false;
     },
+  };
+}
+
+/** The last line of a run: how it ended, its text, and what it spent (`before`/`after`: the ledger's totals around it). */
+export function resultLine(result: AgentLoopResult, sessionId: string, before: Usage, after: Usage): StreamJsonEvent {
+  return {
+    v: STREAM_JSON_VERSION,
+    type: 'result',
+    session_id: sessionId,
+    reason: result.reason,
+    is_error: result.reason !== 'completed',
+    text: result.text,
+    turns: result.turns,
+    usage: result.usage,
+    total_usage: usageSince(before, after),
+    ...(result.message ? { message: result.message } : {}),
+    ...(result.error ? { error_code: result.error.code } : {}),
   };
 }
 

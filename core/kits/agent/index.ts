@@ -10,7 +10,9 @@ export { createSteeringQueue, type SteeringQueue } from '../../agent/steering.js
 // What `assistant [-p] <prompt>` does once its flags are parsed, for front ends that offer the same flags.
 export { runFromFlags, EXIT_FOR, type RunFlags } from './cli-run.js';
 export { openSessionForRun, resolveSessionId, type SessionFlags } from './session-for-run.js';
-export { attachOutput, streamJsonLine, usageSince, STREAM_JSON_VERSION, type OutputFormat } from './headless-output.js';
+export { attachOutput, streamJsonLine, resultLine, usageSince, STREAM_JSON_VERSION, type OutputFormat, type StreamJsonEvent } from './headless-output.js';
+// Surfaces other than the terminal (SDK, editors, web): prompts in, typed events out, approvals to a callback.
+export { createSessionDriver, startDrivenSession, type SessionDriver, type SessionDriverOptions, type DrivenSessionOptions, type ApprovalHandler } from './session-driver.js';
 export { refuseMistypedCommand } from './mistyped-command.js';
 // Hand-off between surfaces: which front end this process is (the lease records it), and noticing a session moved away.
 export { setSurface, describeOwner } from '../../util/surface.js';
