@@ -5,7 +5,7 @@ export interface LoggedEvent {
   /** The SSE event name. */
   name: 'message' | 'prompt' | 'approval_request' | 'approval_resolved' | 'todos' | 'context' | 'state' | 'lease_lost';
   /** The JSON payload. */
-  data: Record<string, unknown>;
+  data: object;
 }
 
 /**
@@ -24,7 +24,7 @@ export class EventLog {
     return this.next - 1;
   }
 
-  append(name: LoggedEvent['name'], data: Record<string, unknown>): void {
+  append(name: LoggedEvent['name'], data: object): void {
     const event = { id: this.next++, name, data };
     this.events.push(event);
     if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
