@@ -334,7 +334,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
         if (w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
         w.info = info;
         if (event.type === 'message') w.messageCount++;
-        if (event.type === 'compaction') w.messageCount = event.messages.length;
+        if (event.type === 'compaction' || event.type === 'rewind') w.messageCount = event.messages.length;
         const entry = { kind: 'event' as const, seq: ++w.seq, t: Date.now(), e: event, w: w.lease.value.token };
         const checkpoint = event.type === 'checkpoint';
         const touch = checkpoint || event.type === 'session_start' || event.type === 'resume' || event.type === 'title';

@@ -207,6 +207,8 @@ export class TerminalApp implements UiHost {
         else if (this.busy) this.interrupt();
         else if (!b.empty && this.pressedTwice('escape')) b.clear();
         else if (!b.empty) this.flash('Esc again to clear the input');
+        // Esc Esc on an empty prompt: the checkpoints to rewind to, when a plugin offers /rewind.
+        else if (this.pressedTwice('escape') && this.kernel.commands.slash('rewind')) void this.slash('rewind', '');
         return true;
       case 'up':
         if (this.menu.open) this.menu.move(-1);
