@@ -119,7 +119,8 @@ export function livePrompts(timeline: Timeline): PromptEntry[] {
 
 /** Files a prompt changed: saved before it and written to something else. */
 export function changedFiles(prompt: PromptEntry): string[] {
-  return [...prompt.files].filter(([path, { before }]) => prompt.wrote.has(path) && prompt.wrote.get(path) !== (before ? before.hash : null)).map(([path]) => path);
+  return [...prompt.files].filter(([path, { before }]) => prompt.wrote.has(path) && prompt.wrote.get(path) !== (before ? before.hash : null)).map(([path]) => path)
+    .sort();
 }
 
 /** Appends index records (durable when it resolves). */
