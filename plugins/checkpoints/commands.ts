@@ -3,7 +3,7 @@ import { resolveSessionId, type AgentRunner } from '../../core/kits/agent/index.
 import { CHECKPOINT_ERRORS } from './errors.js';
 import { formatCheckpoints, formatOutcome } from './format.js';
 import { readTimeline } from './records.js';
-import { rewind, promptNumbered, type RewindRequest } from './rewind.js';
+import { rewind, promptNumbered, RewindConflict, type RewindRequest } from './rewind.js';
 
 const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 
@@ -44,8 +44,12 @@ export function rewindSlash(kernel: Kernel): SlashCommand {
         const outcome = await rewind({ store, sessionId: session.info.id, projectRoot: kernel.projectRoot, record: (event) => session.record(event) }, request);
         return formatOutcome(outcome, n, request.code);
       } catch (error) {
-        if (isAssistantError(error) && error.code === CHECKPOINT_ERRORS.ASSISTANT_REWIND_CONFLICT.code)
-          return `${formatError(error)}\nTo overwrite them: /rewind ${args.trim()} force`;
+        if (error instanceof RewindConflict)
+          return [
+            'These files changed after the agent last wrote them (by you, or a command); the rewind would overwrite them:',
+            ...error.files.map((f) => `  ${f}`),
+            `Nothing was restored. To overwrite them: /rewind ${args.trim()} force`,
+          ].join('\n');
         if (isAssistantError(error)) return formatError(error);
         throw error;
       }

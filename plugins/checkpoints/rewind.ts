@@ -36,6 +36,17 @@ export interface RewindTarget {
   record(event: SessionEvent): Promise<void>;
 }
 
+/** Files changed after the agent last wrote them stopped a rewind; `files` lists them. */
+export class RewindConflict extends AssistantError {
+  constructor(readonly files: string[]) {
+    super(
+      CHECKPOINT_ERRORS.ASSISTANT_REWIND_CONFLICT,
+      `these files changed after the agent last wrote them, and the rewind would overwrite them: ${files.join(', ')}; nothing was restored (confirm to overwrite them)`,
+      { plugin: 'checkpoints' },
+    );
+  }
+}
+
 /** The prompt `n` (from 1) of the conversation, or a coded error listing what there is. */
 export function promptNumbered(timeline: Timeline, n: number): PromptEntry {
   const live = livePrompts(timeline);
@@ -67,12 +78,7 @@ export async function rewind(target: RewindTarget, request: RewindRequest): Prom
   const prompt = promptNumbered(timeline, request.prompt);
   const plan = request.code ? await planCodeRestore(timeline, prompt.seq, root) : [];
   const conflicts = plan.filter((f) => f.changedSince);
-  if (conflicts.length && !request.force)
-    throw new AssistantError(
-      CHECKPOINT_ERRORS.ASSISTANT_REWIND_CONFLICT,
-      `these files changed after the agent last wrote them, and the rewind would overwrite them: ${conflicts.map((f) => f.key).join(', ')}; nothing was restored (confirm to overwrite them)`,
-      { plugin: 'checkpoints' },
-    );
+  if (conflicts.length && !request.force) throw new RewindConflict(conflicts.map((f) => f.key));
   const chunks = plan.some((f) => f.before) || request.conversation ? await readChunks(store, sessionId) : new Map<string, string>();
   const history = request.conversation ? parseHistory(assemble(prompt.history, chunks, `the conversation before prompt ${request.prompt}`)) : undefined;
   const files = await applyCodeRestore(plan, chunks, root);
