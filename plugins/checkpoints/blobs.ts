@@ -58,25 +58,34 @@ export class BlobWriter {
 
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Stores `data` (only its new chunks) and returns its reference once the chunks are durable. One at a time, so a chunk is referenced only once stored. */
-  put(data: Uint8Array): Promise<BlobRef> {
-    const next = this.queue.then(() => this.write(data));
+  /** Stores `data` (only its new chunks) and returns its reference once the chunks are durable. */
+  async put(data: Uint8Array): Promise<BlobRef> {
+    return (await this.putAll([data]))[0]!;
+  }
+
+  /** Stores several contents with one durable append. One call at a time, so a chunk is referenced only once stored. */
+  putAll(contents: Uint8Array[]): Promise<BlobRef[]> {
+    const next = this.queue.then(() => this.write(contents));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async write(data: Uint8Array): Promise<BlobRef> {
-    const chunks: string[] = [];
+  private async write(contents: Uint8Array[]): Promise<BlobRef[]> {
     const fresh: Json[] = [];
-    let start = 0;
-    for (const end of chunkEnds(data)) {
-      const piece = data.subarray(start, end);
-      start = end;
-      const h = contentHash(piece);
-      chunks.push(h);
-      if (this.known.has(h)) continue;
-      this.known.add(h);
-      fresh.push({ h, z: (await deflate(piece)).toString('base64') });
+    const refs: BlobRef[] = [];
+    for (const data of contents) {
+      const chunks: string[] = [];
+      let start = 0;
+      for (const end of chunkEnds(data)) {
+        const piece = data.subarray(start, end);
+        start = end;
+        const h = contentHash(piece);
+        chunks.push(h);
+        if (this.known.has(h)) continue;
+        this.known.add(h);
+        fresh.push({ h, z: (await deflate(piece)).toString('base64') });
+      }
+      refs.push({ hash: contentHash(data), size: data.length, chunks });
     }
     if (fresh.length) {
       try {
@@ -86,7 +95,7 @@ export class BlobWriter {
         throw error;
       }
     }
-    return { hash: contentHash(data), size: data.length, chunks };
+    return refs;
   }
 }
 

@@ -1,10 +1,10 @@
 import { lstat, readFile } from 'node:fs/promises';
-import { AssistantError, realPath, type Kernel, type Logger, type Message, type SessionStore, type ToolCallInfo, type ToolCallPart } from '../../core/index.js';
+import { AssistantError, realPath, type Kernel, type Logger, type Message, type SessionEvent, type SessionStore, type ToolCallInfo, type ToolCallPart } from '../../core/index.js';
 import type { SessionState } from '../../core/kits/agent/index.js';
 import { BlobWriter, contentHash } from './blobs.js';
 import { CHECKPOINT_ERRORS } from './errors.js';
 import { projectKey } from './paths.js';
-import { appendIndex, readTimeline, type IndexRecord } from './records.js';
+import { appendIndex, currentEpoch, readTimeline, type IndexRecord } from './records.js';
 import { writeTargets } from './write-targets.js';
 
 /** Files larger than this are not saved (a rewind cannot restore them, and says so). */
@@ -22,8 +22,13 @@ interface Recording {
   saved: Map<string, Promise<void>>;
   /** Calls admitted with files to follow, until their results. */
   calls: Map<string, { seq: number; files: Array<{ key: string; path: string }>; untracked: Array<{ tool: string; what: string }> }>;
-  /** Why the running prompt cannot be checkpointed: its writes are refused. */
-  failed?: Error;
+  /** The history's epoch (bumped by each compaction) and where the next prompt's delta starts. */
+  epoch: number;
+  from: number;
+  /** Prompts not yet written: written before their first file, and at each checkpoint of the session. */
+  pending: Array<{ seq: number; time: number; text: string; epoch: number; index: number; delta: Message[] }>;
+  /** Serializes writes of the index. */
+  flushing: Promise<void>;
 }
 
 /** A user's prompt (not steering, a reminder or a note the system added). */
@@ -67,31 +72,63 @@ export class CheckpointRecorder {
       }
       const timeline = await readTimeline(store, session.info.id);
       const last = timeline.prompts.reduce((max, p) => Math.max(max, p.seq), 0);
-      return { sessionId: session.info.id, store, blobs: new BlobWriter(store, session.info.id, timeline.chunks), seq: 0, nextSeq: last + 1, saved: new Map(), calls: new Map() };
+      const { epoch, from } = currentEpoch(timeline);
+      const blobs = new BlobWriter(store, session.info.id, timeline.chunks);
+      return { sessionId: session.info.id, store, blobs, seq: 0, nextSeq: last + 1, saved: new Map(), calls: new Map(), epoch, from, pending: [], flushing: Promise.resolve() };
     })();
     return this.recording;
   }
 
-  /** A message joined the history: a user's prompt starts a checkpoint. */
-  async message(message: Message, sessionId: string): Promise<void> {
+  /**
+   * An event of a session: a user's prompt starts a checkpoint (kept in memory until the prompt's
+   * first file change or the session's next checkpoint, so a prompt costs no extra disk flush); a
+   * compaction starts a new epoch of the history; a rewind makes the index be read again.
+   */
+  async event(event: SessionEvent, sessionId: string): Promise<void> {
     const session = this.session;
-    if (!session || session.info.id !== sessionId || !isPrompt(message)) return;
-    let rec: Recording | undefined;
-    try {
-      rec = await this.start();
-      if (!rec) return;
-      rec.seq = rec.nextSeq++;
-      rec.saved = new Map();
-      rec.failed = undefined;
-      const at = session.messages.lastIndexOf(message);
-      const history = at >= 0 ? session.messages.slice(0, at) : [...session.messages];
-      const ref = await rec.blobs.put(Buffer.from(JSON.stringify(history)));
-      const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim();
-      await appendIndex(rec.store, rec.sessionId, [{ k: 'prompt', seq: rec.seq, time: Date.now(), text: text.slice(0, 500), history: ref }]);
-    } catch (error) {
-      if (rec) rec.failed = error as Error;
-      this.logger.warn(`checkpoints: this prompt could not be checkpointed, so file changes are refused until the next prompt: ${(error as Error)?.message ?? error}`);
+    if (!session || session.info.id !== sessionId) return;
+    if (event.type === 'rewind') {
+      this.recording = undefined;
+      return;
     }
+    if (event.type === 'checkpoint') return void (await this.flush().catch((error: unknown) => this.logger.warn(`checkpoints: could not save this session's prompts: ${(error as Error)?.message ?? error}`)));
+    if (event.type !== 'compaction' && !(event.type === 'message' && isPrompt(event.message))) return;
+    const rec = await this.start().catch(() => undefined);
+    if (!rec) return;
+    if (event.type === 'compaction') {
+      await this.flush().catch(() => undefined);
+      rec.epoch++;
+      rec.from = event.messages.length;
+      const n = rec.epoch;
+      rec.flushing = rec.flushing.then(async () => {
+        const base = await rec.blobs.put(Buffer.from(JSON.stringify(event.messages)));
+        await appendIndex(rec.store, rec.sessionId, [{ k: 'epoch', seq: rec.seq, n, length: event.messages.length, base }]);
+      });
+      return;
+    }
+    const message = (event as Extract<SessionEvent, { type: 'message' }>).message;
+    const at = session.messages.lastIndexOf(message);
+    const index = at >= 0 ? at : session.messages.length;
+    rec.seq = rec.nextSeq++;
+    rec.saved = new Map();
+    const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim().slice(0, 500);
+    rec.pending.push({ seq: rec.seq, time: Date.now(), text, epoch: rec.epoch, index, delta: session.messages.slice(Math.min(rec.from, index), index) });
+    rec.from = index;
+  }
+
+  /** Writes the prompts kept in memory (before a file of theirs is saved, at checkpoints, before `/rewind` reads the index). */
+  async flush(): Promise<void> {
+    const rec = await this.recording;
+    if (!rec) return;
+    const run = rec.flushing.then(async () => {
+      if (!rec.pending.length) return;
+      const deltas = await rec.blobs.putAll(rec.pending.map((p) => Buffer.from(JSON.stringify(p.delta))));
+      const records = rec.pending.map((p, i): IndexRecord => ({ k: 'prompt', seq: p.seq, time: p.time, text: p.text, epoch: p.epoch, index: p.index, delta: deltas[i]! }));
+      await appendIndex(rec.store, rec.sessionId, records);
+      rec.pending = [];
+    });
+    rec.flushing = run.catch(() => undefined);
+    return run;
   }
 
   /** Before a call runs: saves every file it declares it writes, once per prompt. Throws (refusing the call) when that fails. */
@@ -103,7 +140,10 @@ export class CheckpointRecorder {
     if (!rec || !rec.seq) return;
     const targets = writeTargets(info.definition, call.input, { projectRoot: this.root, cwd: this.kernel.cwd });
     if (!targets.files.length && !targets.untracked) return;
-    if (rec.failed && targets.files.length) throw failed('this prompt could not be checkpointed', rec.failed);
+    if (targets.files.length)
+      await this.flush().catch((error: unknown) => {
+        throw failed('this prompt could not be checkpointed', error);
+      });
     const tool = info.definition.name;
     const entry = { seq: rec.seq, files: [] as Array<{ key: string; path: string }>, untracked: targets.untracked ? [{ tool, what: targets.untracked }] : [] };
     for (const path of targets.files) {
@@ -123,7 +163,7 @@ export class CheckpointRecorder {
         throw failed(`${key} could not be saved before ${info.definition.name} changed it`, error);
       });
     }
-    rec.calls.set(call.id, entry);
+    rec.calls.set(callKey(call, info), entry);
   }
 
   private async save(rec: Recording, key: string, path: string): Promise<void> {
@@ -138,17 +178,23 @@ export class CheckpointRecorder {
   }
 
   /** After a call ran: what its files hold now, and the effects no checkpoint covers. */
-  async afterCall(call: ToolCallPart): Promise<void> {
+  async afterCall(call: ToolCallPart, info: ToolCallInfo): Promise<void> {
     const rec = await this.recording?.catch(() => undefined);
-    const entry = rec?.calls.get(call.id);
+    const entry = rec?.calls.get(callKey(call, info));
     if (!rec || !entry) return;
-    rec.calls.delete(call.id);
+    rec.calls.delete(callKey(call, info));
     const records: IndexRecord[] = [];
     for (const { key, path } of entry.files) records.push({ k: 'wrote', seq: entry.seq, path: key, hash: await currentHash(path) });
     for (const { tool, what } of entry.untracked) records.push({ k: 'untracked', seq: entry.seq, tool, what });
-    await appendIndex(rec.store, rec.sessionId, records).catch((error: unknown) => this.logger.warn(`checkpoints: could not record what ${call.name} wrote: ${(error as Error)?.message ?? error}`));
+    // The prompt's own record goes first (a prompt that only ran a command has not written it yet).
+    await this.flush()
+      .then(() => appendIndex(rec.store, rec.sessionId, records))
+      .catch((error: unknown) => this.logger.warn(`checkpoints: could not record what ${call.name} wrote: ${(error as Error)?.message ?? error}`));
   }
 }
+
+/** Call ids are unique per conversation, and each sub-agent has its own. */
+const callKey = (call: ToolCallPart, info: ToolCallInfo) => `${info.turn.agentId ?? ''}\0${call.id}`;
 
 /** The hash of a file's content now, `null` when it is absent (or not a regular file). */
 export async function currentHash(path: string): Promise<string | null> {

@@ -23,7 +23,7 @@ function parts(which: string | undefined): Pick<RewindRequest, 'code' | 'convers
 }
 
 /** `/rewind [n] [code|conversation|both] [force]` on the open session. */
-export function rewindSlash(kernel: Kernel): SlashCommand {
+export function rewindSlash(kernel: Kernel, flush: () => Promise<void>): SlashCommand {
   return {
     name: 'rewind',
     description: 'Go back to before a prompt: restore the files, the conversation, or both (Esc Esc)',
@@ -35,6 +35,7 @@ export function rewindSlash(kernel: Kernel): SlashCommand {
       if (runner?.busy) return 'The agent is working: press esc to stop it, then rewind.';
       try {
         const store = kernel.store();
+        await flush();
         const words = args.trim().split(/\s+/).filter(Boolean);
         if (!words.length) return formatCheckpoints(await readTimeline(store, session.info.id), '/rewind');
         const force = words.includes('force');

@@ -17,20 +17,18 @@ export default definePlugin({
   apply(kernel, _options, { logger }) {
     const recorder = new CheckpointRecorder(kernel, logger);
     kernel.hooks.sessionOpen.tapPromise('checkpoints', async (session) => recorder.open(session));
-    kernel.hooks.persist.tapPromise('checkpoints', async (event, info) => {
-      if (event.type === 'message') await recorder.message(event.message, info.id);
-    });
+    kernel.hooks.persist.tapPromise('checkpoints', (event, info) => recorder.event(event, info.id));
     // Last, so the input is the one that will run (earlier taps may rewrite it).
     kernel.hooks.beforeToolCall.tapPromise({ name: 'checkpoints', stage: Stage.LAST }, async (call, info) => {
       await recorder.beforeCall(call, info);
       return call;
     });
     kernel.hooks.afterToolCall.tapPromise({ name: 'checkpoints', stage: Stage.FIRST }, async (result, info) => {
-      await recorder.afterCall(info.call);
+      await recorder.afterCall(info.call, info);
       return result;
     });
     kernel.hooks.commands.tap('checkpoints', (registry) => {
-      registry.addSlash(rewindSlash(kernel));
+      registry.addSlash(rewindSlash(kernel, () => recorder.flush()));
       registry.addCli(rewindCli(kernel));
     });
   },

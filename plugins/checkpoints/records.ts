@@ -9,8 +9,14 @@ export const INDEX_CHANNEL = 'checkpoints';
  * good (1, 2, …, never reused, even after a rewind); `path` is relative to the project root.
  */
 export type IndexRecord =
-  /** A prompt began; `history` is the conversation just before it. */
-  | { k: 'prompt'; seq: number; time: number; text: string; history: BlobRef }
+  /**
+   * A prompt began at `index` of the history of `epoch`; `delta` holds the messages since the
+   * previous prompt of that epoch (or its start), so the history before any prompt can be rebuilt
+   * without saving it whole each time.
+   */
+  | { k: 'prompt'; seq: number; time: number; text: string; epoch: number; index: number; delta: BlobRef }
+  /** The history was replaced (a compaction, a rewind) by `base` (`length` messages): epoch `n` starts. */
+  | { k: 'epoch'; seq: number; n: number; length: number; base: BlobRef }
   /** The content of a file before the prompt first changed it; `before: null` when it did not exist. */
   | { k: 'file'; seq: number; path: string; before: BlobRef | null; mode?: number }
   /** What a file held after a tool wrote it (`null`: absent), to tell the agent's writes from others'. */
@@ -25,7 +31,10 @@ export interface PromptEntry {
   seq: number;
   time: number;
   text: string;
-  history: BlobRef;
+  epoch: number;
+  /** Where the prompt's message sits in its epoch's history. */
+  index: number;
+  delta: BlobRef;
   /** First content saved per file in this prompt. */
   files: Map<string, { before: BlobRef | null; mode?: number }>;
   /** Last content written per file in this prompt. */
@@ -42,6 +51,8 @@ export interface Timeline {
   prompts: PromptEntry[];
   /** What each file held after the agent's last write or restore (`null`: absent). */
   expected: Map<string, string | null>;
+  /** The start of each epoch after the first (history replaced by a compaction or rewind). */
+  epochs: Map<number, { length: number; base: BlobRef }>;
   /** Chunks the blob channel already holds. */
   chunks: Set<string>;
   /** Problems met while reading (damaged records), for people. */
@@ -52,13 +63,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isRef = (v: unknown): v is BlobRef =>
   isObject(v) && typeof v.hash === 'string' && typeof v.size === 'number' && Array.isArray(v.chunks) && v.chunks.every((c) => typeof c === 'string');
 const hashOrNull = (v: unknown) => v === null || typeof v === 'string';
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 /** True when a stored record has the shape the timeline relies on (the index is user data and may be damaged). */
 export function isIndexRecord(v: unknown): v is IndexRecord {
   if (!isObject(v) || typeof v.seq !== 'number' || !Number.isInteger(v.seq)) return false;
   switch (v.k) {
     case 'prompt':
-      return typeof v.time === 'number' && typeof v.text === 'string' && isRef(v.history);
+      return typeof v.time === 'number' && typeof v.text === 'string' && isCount(v.epoch) && isCount(v.index) && isRef(v.delta);
+    case 'epoch':
+      return isCount(v.n) && isCount(v.length) && isRef(v.base);
     case 'file':
       return typeof v.path === 'string' && (v.before === null || isRef(v.before));
     case 'wrote':
@@ -74,19 +88,24 @@ export function isIndexRecord(v: unknown): v is IndexRecord {
 
 /** Replays index records into a timeline; damaged records are skipped and reported. */
 export function buildTimeline(records: readonly unknown[]): Timeline {
-  const timeline: Timeline = { prompts: [], expected: new Map(), chunks: new Set(), warnings: [] };
+  const timeline: Timeline = { prompts: [], expected: new Map(), epochs: new Map(), chunks: new Set(), warnings: [] };
   const bySeq = new Map<number, PromptEntry>();
   records.forEach((record, i) => {
     if (!isIndexRecord(record)) return void timeline.warnings.push(`checkpoint record ${i + 1} is damaged; skipped`);
     const prompt = bySeq.get(record.seq);
     switch (record.k) {
       case 'prompt': {
-        const entry: PromptEntry = { seq: record.seq, time: record.time, text: record.text, history: record.history, files: new Map(), wrote: new Map(), untracked: [], live: true };
+        const { seq, time, text, epoch, index, delta } = record;
+        const entry: PromptEntry = { seq, time, text, epoch, index, delta, files: new Map(), wrote: new Map(), untracked: [], live: true };
         bySeq.set(record.seq, entry);
         timeline.prompts.push(entry);
-        record.history.chunks.forEach((c) => timeline.chunks.add(c));
+        delta.chunks.forEach((c) => timeline.chunks.add(c));
         break;
       }
+      case 'epoch':
+        timeline.epochs.set(record.n, { length: record.length, base: record.base });
+        record.base.chunks.forEach((c) => timeline.chunks.add(c));
+        break;
       case 'file':
         if (prompt && !prompt.files.has(record.path)) prompt.files.set(record.path, { before: record.before, ...(record.mode !== undefined ? { mode: record.mode } : {}) });
         record.before?.chunks.forEach((c) => timeline.chunks.add(c));
@@ -105,6 +124,13 @@ export function buildTimeline(records: readonly unknown[]): Timeline {
     }
   });
   return timeline;
+}
+
+/** The latest epoch, and where its next prompt's delta starts (after its last prompt, or its base). */
+export function currentEpoch(timeline: Timeline): { epoch: number; from: number } {
+  const epoch = Math.max(0, ...timeline.epochs.keys());
+  const last = timeline.prompts.filter((p) => p.epoch === epoch).at(-1);
+  return { epoch, from: last ? last.index : (timeline.epochs.get(epoch)?.length ?? 0) };
 }
 
 /** Reads a session's checkpoint index (empty when it has none). */

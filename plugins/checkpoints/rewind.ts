@@ -1,7 +1,7 @@
 import { AssistantError, realPath, type Message, type SessionEvent, type SessionStore } from '../../core/index.js';
-import { assemble, readChunks } from './blobs.js';
+import { assemble, BlobWriter, readChunks } from './blobs.js';
 import { CHECKPOINT_ERRORS } from './errors.js';
-import { appendIndex, livePrompts, readTimeline, type PromptEntry, type Timeline } from './records.js';
+import { appendIndex, livePrompts, readTimeline, type IndexRecord, type PromptEntry, type Timeline } from './records.js';
 import { applyCodeRestore, planCodeRestore } from './restore.js';
 
 /** What to restore. */
@@ -80,13 +80,19 @@ export async function rewind(target: RewindTarget, request: RewindRequest): Prom
   const conflicts = plan.filter((f) => f.changedSince);
   if (conflicts.length && !request.force) throw new RewindConflict(conflicts.map((f) => f.key));
   const chunks = plan.some((f) => f.before) || request.conversation ? await readChunks(store, sessionId) : new Map<string, string>();
-  const history = request.conversation ? parseHistory(assemble(prompt.history, chunks, `the conversation before prompt ${request.prompt}`)) : undefined;
+  const history = request.conversation ? historyBefore(timeline, prompt, chunks, request.prompt) : undefined;
   const files = await applyCodeRestore(plan, chunks, root);
+  const records: IndexRecord[] = [];
   if (history) {
     await target.record({ type: 'rewind', messages: history, prompt: request.prompt });
     await target.record({ type: 'checkpoint', reason: 'turn_end' });
+    // The rewound history starts a new epoch: later prompts' deltas build on it.
+    const n = Math.max(0, ...timeline.epochs.keys()) + 1;
+    const base = await new BlobWriter(store, sessionId, timeline.chunks).put(Buffer.from(JSON.stringify(history)));
+    records.push({ k: 'epoch', seq: prompt.seq, n, length: history.length, base });
   }
-  await appendIndex(store, sessionId, [{ k: 'rewind', seq: prompt.seq, time: Date.now(), code: request.code, conversation: request.conversation, files }]);
+  records.push({ k: 'rewind', seq: prompt.seq, time: Date.now(), code: request.code, conversation: request.conversation, files });
+  await appendIndex(store, sessionId, records);
   return {
     target: prompt,
     restored: files.filter((f) => f.hash !== null).map((f) => f.path),
@@ -96,7 +102,19 @@ export async function rewind(target: RewindTarget, request: RewindRequest): Prom
   };
 }
 
-function parseHistory(data: Buffer): Message[] {
+/** The conversation just before `prompt`: its epoch's start plus the deltas of the epoch's prompts up to it, checked against the recorded length. */
+function historyBefore(timeline: Timeline, prompt: PromptEntry, chunks: Map<string, string>, n: number): Message[] {
+  const what = `the conversation before prompt ${n}`;
+  const start = timeline.epochs.get(prompt.epoch);
+  const parts = [start ? parseMessages(assemble(start.base, chunks, what)) : []];
+  for (const p of timeline.prompts) if (p.epoch === prompt.epoch && p.seq <= prompt.seq) parts.push(parseMessages(assemble(p.delta, chunks, what)));
+  const history = parts.flat();
+  if (history.length !== prompt.index || (prompt.epoch > 0 && !start))
+    throw new AssistantError(CHECKPOINT_ERRORS.ASSISTANT_CHECKPOINT_CORRUPT, `${what} cannot be rebuilt from the saved checkpoints (${history.length} messages where ${prompt.index} were recorded); nothing was restored`, { plugin: 'checkpoints' });
+  return history;
+}
+
+function parseMessages(data: Buffer): Message[] {
   const value: unknown = JSON.parse(data.toString('utf8'));
   if (!Array.isArray(value) || !value.every((m) => typeof m === 'object' && m !== null && typeof (m as Message).role === 'string' && Array.isArray((m as Message).content)))
     throw new AssistantError(CHECKPOINT_ERRORS.ASSISTANT_CHECKPOINT_CORRUPT, 'the saved conversation is not a list of messages; nothing was restored', { plugin: 'checkpoints' });
