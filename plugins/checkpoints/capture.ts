@@ -111,6 +111,7 @@ export class CheckpointRecorder {
     const index = at >= 0 ? at : session.messages.length;
     rec.seq = rec.nextSeq++;
     rec.saved = new Map();
+    rec.calls.clear(); // calls of an earlier prompt that never ran (denied) have no result to wait for
     const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim().slice(0, 500);
     rec.pending.push({ seq: rec.seq, time: Date.now(), text, epoch: rec.epoch, index, delta: session.messages.slice(Math.min(rec.from, index), index) });
     rec.from = index;

@@ -16,7 +16,9 @@ export function formatCheckpoints(timeline: Timeline, command: string): string {
     const files = changedFiles(p);
     const parts = [`${String(i + 1).padStart(3)}  ${clock(p.time)}  ${oneLine(p.text, 60) || '(no text)'}`];
     parts.push(files.length ? `${files.length} file${files.length === 1 ? '' : 's'}: ${files.slice(0, 4).join(', ')}${files.length > 4 ? ', …' : ''}` : 'no file changes');
-    if (p.untracked.length) parts.push(`ran ${[...new Set(p.untracked.map((u) => u.split(':')[0]))].join(', ')} (not undone by a rewind)`);
+    // `checkpoints` names files it could not save (too large, not regular files).
+    const tools = new Set(p.untracked.map((u) => u.split(':')[0]).map((t) => (t === 'checkpoints' ? 'unsaved files' : t)));
+    if (tools.size) parts.push(`ran ${[...tools].join(', ')} (not undone by a rewind)`);
     lines.push(parts.join('  ·  '));
   });
   lines.push('', `${command} <n> [code|conversation|both] restores the files, the conversation, or both (default both).`);
