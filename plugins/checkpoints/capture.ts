@@ -76,6 +76,11 @@ export class CheckpointRecorder {
       const blobs = new BlobWriter(store, session.info.id, timeline.chunks);
       return { sessionId: session.info.id, store, blobs, seq: 0, nextSeq: last + 1, saved: new Map(), calls: new Map(), epoch, from, pending: [], flushing: Promise.resolve() };
     })();
+    // A store that could not be read (a server away) is asked again next time, not given up on for the session.
+    const started = this.recording;
+    started.catch(() => {
+      if (this.recording === started) this.recording = undefined;
+    });
     return this.recording;
   }
 
