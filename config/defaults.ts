@@ -30,6 +30,7 @@ export const DEFAULT_PLUGINS: string[] = [
   'metrics',
   'telemetry-otlp',
   'replay',
+  'checkpoints',
   'tools-fs',
   'tool-bash',
   'tool-todo',

@@ -32,6 +32,9 @@ export function applySessionEvent(state: SessionSnapshot, event: SessionEvent, t
       state.compactions.push({ time, messagesBefore: state.messages.length, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
       state.messages = [...event.messages];
       break;
+    case 'rewind':
+      state.messages = [...event.messages];
+      break;
     case 'checkpoint':
       break;
   }

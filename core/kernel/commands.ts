@@ -3,6 +3,21 @@ import type { CliCommand, CommandRegistry, DoctorCheck, SlashCommand } from '../
 
 const COMMAND_NAME = /^[a-z][a-z0-9_:-]*$/i;
 
+/**
+ * Two plugins may each contribute subcommands to one group (`assistant sessions rewind` beside
+ * `sessions list`): a name that only groups subcommands (no action of its own) merges; the
+ * subcommands themselves must still be unique. True when merged.
+ */
+function mergeGroups(existing: CliCommand & { plugin?: string }, added: CliCommand, plugin: string | undefined): boolean {
+  if (existing.action || added.action || !existing.subcommands || !added.subcommands) return false;
+  const taken = new Set(existing.subcommands.map((c) => c.name));
+  for (const sub of added.subcommands)
+    if (taken.has(sub.name))
+      throw new PluginError('ASSISTANT_PLUGIN_INVALID', `subcommand "${existing.name} ${sub.name}" is contributed twice (by "${existing.plugin}" and "${plugin}")`, { plugin });
+  existing.subcommands = [...existing.subcommands, ...added.subcommands];
+  return true;
+}
+
 /** Slash commands and CLI subcommands contributed by plugins. */
 export function createCommandRegistry(currentPlugin: () => string | undefined): CommandRegistry {
   const slash = new Map<string, SlashCommand & { plugin?: string }>();
@@ -23,7 +38,10 @@ export function createCommandRegistry(currentPlugin: () => string | undefined): 
   };
   return {
     addSlash: (command) => add(slash, 'slash command', command),
-    addCli: (command) => add(cli, 'subcommand', command),
+    addCli: (command) => {
+      const existing = cli.get(command.name);
+      if (!existing || !mergeGroups(existing, command, currentPlugin())) add(cli, 'subcommand', command);
+    },
     slash: (name) => slash.get(name),
     listSlash: () => [...slash.values()].sort((a, b) => a.name.localeCompare(b.name)),
     listCli: () => [...cli.values()].sort((a, b) => a.name.localeCompare(b.name)),

@@ -70,6 +70,8 @@ export type SessionEvent =
   | { type: 'title'; title: string }
   /** The history was replaced by a compacted one from this point. */
   | { type: 'compaction'; messages: Message[]; tokensBefore: number; tokensAfter: number }
+  /** The conversation was rewound to before prompt `prompt` (`/rewind`): the history is `messages` from here on. */
+  | { type: 'rewind'; messages: Message[]; prompt: number }
   /** A durability point: stores flush (fsync) here. */
   | { type: 'checkpoint'; reason: 'tool_result' | 'turn_end' | 'shutdown' };
 

@@ -31,6 +31,15 @@ function messageProblem(message: unknown): string | undefined {
   return undefined;
 }
 
+function historyProblem(messages: unknown, what: string): string | undefined {
+  if (!Array.isArray(messages)) return `${what} is not a list`;
+  for (const message of messages) {
+    const problem = messageProblem(message);
+    if (problem) return `${what}: ${problem}`;
+  }
+  return undefined;
+}
+
 const EVENT_CHECKS: Record<string, (e: Record<string, unknown>) => string | undefined> = {
   session_start: (e) =>
     isObject(e.info) && isString(e.info.id) && isString(e.info.projectRoot) && isNumber(e.info.createdAt) ? undefined : 'the session start lacks its id, project or time',
@@ -43,14 +52,8 @@ const EVENT_CHECKS: Record<string, (e: Record<string, unknown>) => string | unde
   todos: (e) => (Array.isArray(e.todos) && e.todos.every((t) => isObject(t) && isString(t.id) && isString(t.content) && isString(t.status)) ? undefined : 'the todo list is malformed'),
   grant: (e) => (isObject(e.grant) && isString(e.grant.rule) ? undefined : 'the grant lacks its rule'),
   title: (e) => (isString(e.title) ? undefined : 'the title is not text'),
-  compaction: (e) => {
-    if (!Array.isArray(e.messages)) return 'the compacted history is not a list';
-    for (const message of e.messages) {
-      const problem = messageProblem(message);
-      if (problem) return `the compacted history: ${problem}`;
-    }
-    return undefined;
-  },
+  compaction: (e) => historyProblem(e.messages, 'the compacted history'),
+  rewind: (e) => (isNumber(e.prompt) ? historyProblem(e.messages, 'the rewound history') : 'the rewind lacks its prompt number'),
   checkpoint: () => undefined,
 };
 

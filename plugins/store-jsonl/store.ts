@@ -315,7 +315,7 @@ export function createJsonlStore(root: string, logger: Logger, owner?: SessionOw
           throw unavailable(`cannot append to ${w.events.path}`, error);
         }
         if (event.type === 'message') w.messageCount++;
-        if (event.type === 'compaction') w.messageCount = event.messages.length;
+        if (event.type === 'compaction' || event.type === 'rewind') w.messageCount = event.messages.length;
         w.metaStale = true;
         if (event.type === 'checkpoint') {
           try {

@@ -207,7 +207,9 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
     }
     const spool = await openSpool(options.spoolDir, info.id);
     for (const entry of await spool.entries()) if (entry.kind === 'event') seq = Math.max(seq, entry.seq);
-    const w: Writer = { id: info.id, info, seq, messageCount: known?.messageCount ?? 0, indexedHash: known?.hash, lease, leasePending, spool, channels: new Set() };
+    // Channels earlier runs wrote (checkpoints, audit) expire with the session only if each checkpoint renews them too.
+    const channels = new Set(event.type !== 'session_start' && conn.ready() ? await conn.get().smembers(k.channels(info.id)) : []);
+    const w: Writer = { id: info.id, info, seq, messageCount: known?.messageCount ?? 0, indexedHash: known?.hash, lease, leasePending, spool, channels };
     writers.set(info.id, w);
     return w;
   }
@@ -334,7 +336,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
         if (w.lease.lostTo) throw takenOver(w.id, w.lease.lostTo, w.spool);
         w.info = info;
         if (event.type === 'message') w.messageCount++;
-        if (event.type === 'compaction') w.messageCount = event.messages.length;
+        if (event.type === 'compaction' || event.type === 'rewind') w.messageCount = event.messages.length;
         const entry = { kind: 'event' as const, seq: ++w.seq, t: Date.now(), e: event, w: w.lease.value.token };
         const checkpoint = event.type === 'checkpoint';
         const touch = checkpoint || event.type === 'session_start' || event.type === 'resume' || event.type === 'title';

@@ -25,6 +25,8 @@ export interface KeyHost {
   toggleThinking(): void;
   /** Shows a passing hint on the status line. */
   flash(text: string, ms: number): void;
+  /** Esc Esc on an empty prompt: opens the checkpoints to rewind to; false when no plugin offers /rewind. */
+  rewind(): boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ export class KeyBindings {
         else if (host.busy) host.interrupt();
         else if (!b.empty && this.pressedTwice('escape')) b.clear();
         else if (!b.empty) host.flash('Esc again to clear the input', DOUBLE_PRESS_MS);
+        else if (this.pressedTwice('escape')) host.rewind();
         return true;
       case 'up':
         if (menu.open) menu.move(-1);

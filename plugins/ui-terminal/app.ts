@@ -161,6 +161,12 @@ export class TerminalApp implements UiHost, KeyHost {
     this.bindings.handle(key);
   }
 
+  rewind(): boolean {
+    if (!this.kernel.commands.slash('rewind')) return false;
+    void runSlash(this.slashHost(), 'rewind', '');
+    return true;
+  }
+
   flash(text: string, ms: number): void {
     this.hint = { text, until: Date.now() + ms };
     setTimeout(() => this.screen.schedule(), ms + 10).unref();
