@@ -1,5 +1,5 @@
-import { AssistantError, isAssistantError } from '../kernel/errors.js';
-import { Stage, type Hooks } from '../kernel/hooks.js';
+import { AssistantError, SessionError, isAssistantError } from '../kernel/errors.js';
+import type { Hooks } from '../kernel/hooks.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { SessionStore } from '../types/session.js';
 import { didYouMean } from '../kernel/close-matches.js';
@@ -10,7 +10,10 @@ export function selectedStoreName(config: ResolvedConfig): string | undefined {
   return typeof name === 'string' && name !== 'none' ? name : undefined;
 }
 
-/** Creates the store the config selects through the `sessionStore` hook map. */
+/**
+ * Creates the store the config selects through the `sessionStore` hook map, wrapped so that every
+ * failure of its methods names the store's plugin (see `attributed`).
+ */
 export function selectStore(hooks: Hooks, config: ResolvedConfig, known: Set<string>, where: string): SessionStore {
   const name = selectedStoreName(config);
   if (!name)
@@ -24,38 +27,32 @@ export function selectStore(hooks: Hooks, config: ResolvedConfig, known: Set<str
       `no loaded plugin provides the session store "${name}" (set in ${where})${didYouMean(name, known)}; ` +
         (known.size ? `available: ${[...known].sort().join(', ')}` : "add the store's plugin to plugins in your config"),
     );
-  return created;
+  return attributed(created, hook!.taps[0]?.name ?? name);
 }
 
-/**
- * Forwards `persist` and `loadSession` to the selected store, so a store plugin only has to
- * provide a `SessionStore`, and takes the lease of each new session before its first append
- * (resumes take it before loading: the CLI, `/resume`). Installed only when the config selects a store.
- */
-export function bridgeStore(hooks: Hooks, store: () => SessionStore, owner: () => string | undefined): void {
-  hooks.persist.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (event, info) =>
-    attributed(async () => {
-      // A new session (fresh, forked, cleared) is claimed before its first event: no other surface can resume and write it meanwhile.
-      if (event.type === 'session_start') await store().acquire(info.id);
-      await store().append(event, info);
-    }, owner),
-  );
-  hooks.loadSession.tapPromise({ name: 'session-store', stage: Stage.PERSIST }, (lookup) => attributed(() => store().load(lookup), owner));
-}
+/** The methods of the SessionStore contract: all asynchronous. */
+const CONTRACT = new Set(['append', 'load', 'resolve', 'list', 'delete', 'prune', 'acquire', 'appendRecords', 'readRecords', 'close']);
 
 /**
- * Runs a store call so its own coded error (a `SessionError`, or the selection's ASSISTANT_STORE_UNKNOWN)
- * reaches the caller with its code, attributed to the store's plugin rather than to this bridge.
+ * The store, with each contract method's failure attributed to the store's plugin: its own coded
+ * error (a `SessionError`) keeps its code, anything else becomes ASSISTANT_STORE_UNAVAILABLE with
+ * the original as its cause, so a buggy store cannot surface as an uncoded crash.
  */
-async function attributed<T>(call: () => Promise<T>, owner: () => string | undefined): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isAssistantError(error) && !error.plugin) {
-      const plugin = owner();
-      if (plugin) Object.defineProperty(error, 'plugin', { value: plugin, enumerable: true });
-      else Object.defineProperty(error, 'plugin', { value: 'session-store', enumerable: true });
-    }
-    throw error;
-  }
+function attributed(store: SessionStore, plugin: string): SessionStore {
+  return new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (typeof key !== 'string' || !CONTRACT.has(key) || typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await value.apply(target, args);
+        } catch (error) {
+          if (!isAssistantError(error))
+            throw new SessionError('ASSISTANT_STORE_UNAVAILABLE', `the "${store.name}" session store (plugin "${plugin}") failed in ${key}: ${(error as Error)?.message ?? error}`, { plugin, cause: error });
+          if (!error.plugin) Object.defineProperty(error, 'plugin', { value: plugin, enumerable: true });
+          throw error;
+        }
+      };
+    },
+  });
 }

@@ -221,7 +221,7 @@ function testKernel(kernel: Kernel, project: TempProject, hooks: HookRecorder, f
   const open = () =>
     (opened ??= (async () => {
       await kernel.start();
-      const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode, provider: kernel.config.provider?.name, model: kernel.config.provider?.model });
+      const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode, provider: kernel.config.provider?.name, model: kernel.config.provider?.model });
       kernel.session = session;
       return { session, runner: createRunner(kernel, session) };
     })());
