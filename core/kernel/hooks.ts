@@ -18,8 +18,7 @@ import type { ContextReason, ContextView } from '../types/context.js';
 import type { SessionEvent, SessionInfo, SessionStore, StoreSettings } from '../types/session.js';
 import type { CommandRegistry } from '../types/commands.js';
 import type { OriginEvent } from '../types/events.js';
-import type { AgentRunner } from '../agent/runner.js';
-import type { SessionState } from '../agent/session.js';
+import type { AgentRunner, SessionState } from '../types/agent.js';
 
 /**
  * Named stages for ordering taps (tapable's `stage`): lower runs first. Config order never matters,

@@ -7,7 +7,7 @@ import type { ToolCallPart, ToolResultPart } from '../types/messages.js';
 import type { CommandRegistry } from '../types/commands.js';
 import type { Provider } from '../types/provider.js';
 import type { JsonSchema } from '../types/json-schema.js';
-import type { SessionState } from '../agent/session.js';
+import type { SessionState } from '../types/agent.js';
 import type { ContextLedger } from '../context/ledger.js';
 import type { SessionStore } from '../types/session.js';
 import type { MetricsRegistry } from './metrics.js';

@@ -10,7 +10,7 @@ import { createCommandRegistry } from './commands.js';
 import { createMetricsRegistry } from './metrics.js';
 import { createControlFiles } from './control-files.js';
 import { createErrorCodeRegistry } from './error-codes.js';
-import { selectStore, selectedStoreName } from '../agent/session-store.js';
+import { selectStore, selectedStoreName } from './session-store.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './close-matches.js';
 import { sourceFor } from './config-source.js';

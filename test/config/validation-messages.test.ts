@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { SessionError } from '../../dist/core/kernel/errors.js';
-import { openSession } from '../../dist/core/agent/session.js';
+import { openSession } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
 async function kernelFor(files: Record<string, string>, checkSelections = true) {

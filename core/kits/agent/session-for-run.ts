@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { AssistantError, SessionError } from '../../kernel/errors.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
-import { openSession, type SessionState } from '../../agent/session.js';
+import { openSession } from './session.js';
+import type { SessionState } from '../../types/agent.js';
 import type { SessionSummary } from '../../types/session.js';
 import { summaryLine } from '../store/index.js';
 

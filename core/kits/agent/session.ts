@@ -1,32 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Kernel } from '../kernel/kernel-types.js';
-import { emptyUsage, type Message, type Usage } from '../types/messages.js';
-import type { PermissionMode } from '../types/permission.js';
-import type { CompactionMarker, SessionEvent, SessionGrant, SessionInfo, SessionSnapshot, TodoItem } from '../types/session.js';
-import { applySessionEvent, danglingToolResults, resumeEvent, titleFromPrompt } from './session-events.js';
-import { projectHash } from '../util/paths.js';
-import { currentOwner } from '../util/surface.js';
-import { selectedStoreName } from './session-store.js';
-
-/** The live state of the open session. Change it only through `record`, so every change is persisted. */
-export interface SessionState {
-  /** Who and what the session is: id, project, title, provider, model. */
-  readonly info: SessionInfo;
-  /** The conversation history, oldest first. */
-  readonly messages: readonly Message[];
-  /** The main agent's plan (TodoWrite). */
-  readonly todos: readonly TodoItem[];
-  /** Permission rules granted "for this session". */
-  readonly grants: readonly SessionGrant[];
-  /** Tokens used by the whole session. */
-  readonly usage: Readonly<Usage>;
-  /** Compactions that replaced the history, oldest first. */
-  readonly compactions: readonly CompactionMarker[];
-  /** The permission mode in force (the UI may switch it). */
-  mode: PermissionMode;
-  /** Applies an event to the state, appends it to the selected store, then tells `sessionEvent` observers. */
-  record(event: SessionEvent): Promise<void>;
-}
+import type { Kernel } from '../../kernel/kernel-types.js';
+import { emptyUsage, type Message } from '../../types/messages.js';
+import type { PermissionMode } from '../../types/permission.js';
+import type { SessionEvent, SessionInfo, SessionSnapshot } from '../../types/session.js';
+import { applySessionEvent, danglingToolResults, resumeEvent, titleFromPrompt } from '../store/index.js';
+import { projectHash } from '../../util/paths.js';
+import { currentOwner } from '../../util/surface.js';
+import { selectedStoreName } from '../../kernel/session-store.js';
+import type { SessionState } from '../../types/agent.js';
 
 /** How to open a session. */
 export interface OpenSessionOptions {

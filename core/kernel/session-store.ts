@@ -1,8 +1,8 @@
-import { AssistantError, SessionError, isAssistantError } from '../kernel/errors.js';
-import type { Hooks } from '../kernel/hooks.js';
+import { AssistantError, SessionError, isAssistantError } from './errors.js';
+import type { Hooks } from './hooks.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { SessionStore } from '../types/session.js';
-import { didYouMean } from '../kernel/close-matches.js';
+import { didYouMean } from './close-matches.js';
 
 /** The store name the config selects (`persistence.store`), or undefined for in-memory sessions. */
 export function selectedStoreName(config: ResolvedConfig): string | undefined {
