@@ -88,9 +88,9 @@ async function run(session, strategy) {
       extraPlugins: [{ plugin: testToolsPlugin({ readSize: session.readSize }), options: {}, source: 'inline', listedIn: 'bench' }],
     });
     await kernel.start();
-    const state = await openSession(kernel.hooks, { projectRoot: dir, mode: 'bypass', provider: 'anthropic', model: 'claude-sonnet-4-6', resume });
+    const state = await openSession(kernel, { projectRoot: dir, mode: 'bypass', provider: 'anthropic', model: 'claude-sonnet-4-6', resume });
     kernel.session = state;
-    kernel.hooks.persist.tapPromise('bench', async (event) => void (event.type === 'compaction' && compactions++));
+    kernel.hooks.sessionEvent.tapPromise('bench', async (event) => void (event.type === 'compaction' && compactions++));
     return { kernel, state, runner: createRunner(kernel, state) };
   }
   const snapshot = (state) => structuredClone({ info: state.info, messages: state.messages, todos: state.todos, grants: state.grants, usage: state.usage, compactions: state.compactions, warnings: [] });

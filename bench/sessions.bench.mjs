@@ -34,7 +34,7 @@ async function kernelFor(persistence) {
 async function measure(persistence) {
   // Append + fsync per turn: assistant message with a tool call, its result, both checkpoints.
   const writer = await kernelFor(persistence);
-  const session = await openSession(writer.hooks, { projectRoot: writer.projectRoot, mode: 'default', model: 'bench' });
+  const session = await openSession(writer, { projectRoot: writer.projectRoot, mode: 'default', model: 'bench' });
   await session.record({ type: 'message', message: user(0) });
   const perTurn = [];
   for (let i = 0; i < TURNS; i++) {
@@ -49,7 +49,7 @@ async function measure(persistence) {
 
   // A 10,000-message session, loaded by a fresh kernel each time.
   const big = await kernelFor(persistence);
-  const bigSession = await openSession(big.hooks, { projectRoot: big.projectRoot, mode: 'default', model: 'bench' });
+  const bigSession = await openSession(big, { projectRoot: big.projectRoot, mode: 'default', model: 'bench' });
   for (let i = 0; i < 5000; i++) {
     await bigSession.record({ type: 'message', message: user(i) });
     await bigSession.record({ type: 'message', message: reply(i, false) });
@@ -60,7 +60,7 @@ async function measure(persistence) {
   for (let run = 0; run < LOAD_RUNS; run++) {
     const reader = await createKernel({ config: big.resolvedConfig, headless: true });
     const t0 = performance.now();
-    const snapshot = await reader.hooks.loadSession.promise({ kind: 'id', id: bigSession.info.id, projectRoot: big.projectRoot });
+    const snapshot = await reader.store().load({ kind: 'id', id: bigSession.info.id, projectRoot: big.projectRoot });
     loads.push(performance.now() - t0);
     if (snapshot.messages.length !== 10_000) throw new Error(`loaded ${snapshot.messages.length} messages`);
     await reader.shutdown();
@@ -69,7 +69,7 @@ async function measure(persistence) {
   // 1,000 sessions in one project, listed by a fresh kernel each time.
   const many = await kernelFor(persistence);
   for (let i = 0; i < LIST_SESSIONS; i++) {
-    const s = await openSession(many.hooks, { projectRoot: many.projectRoot, mode: 'default', model: 'bench' });
+    const s = await openSession(many, { projectRoot: many.projectRoot, mode: 'default', model: 'bench' });
     await s.record({ type: 'message', message: user(i) });
     await s.record({ type: 'message', message: reply(i, false) });
     await s.record({ type: 'checkpoint', reason: 'turn_end' });

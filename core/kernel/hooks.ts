@@ -15,11 +15,10 @@ import type { Provider, ProviderRequest, ProviderSettings, ToolSpec } from '../t
 import type { LockContext, LockSet, ToolDefinition, ToolRegistry } from '../types/tools.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionDecision, PermissionRequest } from '../types/permission.js';
 import type { ContextReason, ContextView } from '../types/context.js';
-import type { SessionEvent, SessionInfo, SessionLookup, SessionSnapshot, SessionStore, StoreSettings } from '../types/session.js';
+import type { SessionEvent, SessionInfo, SessionStore, StoreSettings } from '../types/session.js';
 import type { CommandRegistry } from '../types/commands.js';
 import type { OriginEvent } from '../types/events.js';
-import type { AgentRunner } from '../agent/runner.js';
-import type { SessionState } from '../agent/session.js';
+import type { AgentRunner, SessionState } from '../types/agent.js';
 
 /**
  * Named stages for ordering taps (tapable's `stage`): lower runs first. Config order never matters,
@@ -178,15 +177,13 @@ export function createHooks() {
     /** Decorates the view after the strategy (a plan reminder at its end); each tap returns the new view. */
     context: new AsyncSeriesWaterfallHook<[ContextView, ContextReason]>(['view', 'reason']),
 
-    // persistence
-    /** Load a session: the first store that has it answers. */
-    loadSession: new AsyncSeriesBailHook<[SessionLookup], SessionSnapshot | undefined>(['lookup']),
-    /** Every session event goes to every sink. */
-    persist: new AsyncParallelHook<[SessionEvent, SessionInfo]>(['event', 'session']),
+    // persistence: reads and writes go through `kernel.store()`
     /** Keyed by store name; the plugin that knows the name `persistence.store` selects returns the store. */
     sessionStore: new HookMap<SyncBailHook<[StoreSettings], SessionStore | undefined>>(
       () => new SyncBailHook<[StoreSettings], SessionStore | undefined>(['settings']),
     ),
+    /** Observers of the open session: each event once the store has appended it (sinks that keep records beside it: audit, metrics, recording). */
+    sessionEvent: new AsyncParallelHook<[SessionEvent, SessionInfo]>(['event', 'session']),
 
     // commands
     /** Contribute slash commands and CLI subcommands. */

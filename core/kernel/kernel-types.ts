@@ -7,7 +7,7 @@ import type { ToolCallPart, ToolResultPart } from '../types/messages.js';
 import type { CommandRegistry } from '../types/commands.js';
 import type { Provider } from '../types/provider.js';
 import type { JsonSchema } from '../types/json-schema.js';
-import type { SessionState } from '../agent/session.js';
+import type { SessionState } from '../types/agent.js';
 import type { ContextLedger } from '../context/ledger.js';
 import type { SessionStore } from '../types/session.js';
 import type { MetricsRegistry } from './metrics.js';
@@ -72,7 +72,11 @@ export interface Kernel {
   runToolCalls(calls: ToolCallPart[], context: ToolBatchContext): Promise<ToolResultPart[]>;
   /** The provider the config selects, created on first use. */
   provider(): Provider;
-  /** The session store `persistence.store` selects, created on first use (nothing is opened before). */
+  /**
+   * The session store `persistence.store` selects, created on first use (nothing is opened before):
+   * the one way to read and write sessions (the open session appends its events to it). Its methods'
+   * failures name the store's plugin. ASSISTANT_STORE_UNKNOWN when none is selected or provided.
+   */
   store(): SessionStore;
   /**
    * What a run would refuse at start, checked now: a provider, store or context strategy the config
@@ -98,7 +102,7 @@ export interface Plugin<Options = Record<string, unknown>> {
   name: string;
   /** The plugin's own version, shown by `assistant plugins`. */
   version?: string;
-  /** Kernel API range the plugin was built for, e.g. `^1.0.0`. */
+  /** Kernel API range the plugin was built for, e.g. `^2.0.0`. */
   kernelApi?: string;
   /** Names of plugins that must be loaded too (checked, never reordered). */
   requires?: string[];

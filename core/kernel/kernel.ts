@@ -10,7 +10,7 @@ import { createCommandRegistry } from './commands.js';
 import { createMetricsRegistry } from './metrics.js';
 import { createControlFiles } from './control-files.js';
 import { createErrorCodeRegistry } from './error-codes.js';
-import { bridgeStore, selectStore, selectedStoreName } from '../agent/session-store.js';
+import { selectStore, selectedStoreName } from './session-store.js';
 import { KERNEL_API_VERSION } from './version.js';
 import { didYouMean } from './close-matches.js';
 import { sourceFor } from './config-source.js';
@@ -231,7 +231,6 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       tracker.active = undefined;
     }
   }
-  if (selectedStoreName(config)) bridgeStore(rawHooks, () => kernel.store(), () => storeOwner(rawHooks, config));
   if (options.checkSelections) problems.push(...selectionProblems(kernel));
   if (problems.length) throw combineProblems(problems);
   return kernel;
@@ -244,12 +243,6 @@ function disabledProblem(config: ResolvedConfig, name: string, listed: string[])
     `${file}: /plugins: ["${name}", false] disables nothing: no listed plugin is named "${name}"${didYouMean(name, listed)} (a plugin is disabled by its name, as \`assistant plugins\` lists it)`,
     { file },
   );
-}
-
-/** The plugin that provides the selected store (named when the store's own error surfaces through the kernel's bridge). */
-function storeOwner(hooks: Hooks, config: ResolvedConfig): string | undefined {
-  const name = selectedStoreName(config);
-  return name ? hooks.sessionStore.get(name)?.taps[0]?.name : undefined;
 }
 
 /** Problems with what the config selects by name, found by selecting each now. */

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applySessionEvent, emptySnapshot } from '../agent/session-events.js';
+import { applySessionEvent, emptySnapshot } from '../kits/store/index.js';
 import { projectHash } from '../util/paths.js';
 import type { Message } from '../types/messages.js';
 import type { SessionEvent, SessionOwner, SessionSnapshot, SessionStore } from '../types/session.js';

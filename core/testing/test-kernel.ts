@@ -2,11 +2,9 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKernel } from '../kernel/kernel.js';
-import { createRunner, type AgentRunner, type RunOptions } from '../agent/runner.js';
-import type { AgentLoopResult } from '../agent/loop.js';
-import { buildContextView } from '../agent/context-view.js';
+import { createRunner, openSession, type AgentRunner, type RunOptions, type AgentLoopResult, type SessionState } from '../kits/agent/index.js';
+import { buildContextView } from '../kits/context/index.js';
 import { decidePermission, permissionRequestFor } from '../tools/permission.js';
-import { openSession, type SessionState } from '../agent/session.js';
 import { ConfigError } from '../kernel/errors.js';
 import type { Kernel, Plugin } from '../kernel/kernel-types.js';
 import type { LogLevel } from '../kernel/logger.js';
@@ -221,7 +219,7 @@ function testKernel(kernel: Kernel, project: TempProject, hooks: HookRecorder, f
   const open = () =>
     (opened ??= (async () => {
       await kernel.start();
-      const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode, provider: kernel.config.provider?.name, model: kernel.config.provider?.model });
+      const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode, provider: kernel.config.provider?.name, model: kernel.config.provider?.model });
       kernel.session = session;
       return { session, runner: createRunner(kernel, session) };
     })());

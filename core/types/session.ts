@@ -172,8 +172,8 @@ export interface StoreSettings {
 }
 
 /**
- * A session store, created by the store plugin the config selects. The kernel forwards `persist`
- * and `loadSession` to it; the CLI lists, deletes and prunes through it. The full contract is in
+ * A session store, created by the store plugin the config selects and reached through `kernel.store()`:
+ * the open session appends its events to it; the CLI loads, lists, deletes and prunes through it. The full contract is in
  * docs/sessions.md ("Writing a store"); `describeSessionStore` in the test kit checks it. Side channels (`audit`,
  * `metrics`, `recording`) are JSON records kept beside a session and removed with it.
  */

@@ -94,7 +94,7 @@ export default definePlugin<Options>({
       ready.delete(sessionId);
       await k.store().appendRecords(sessionId, 'audit', records as unknown as Json[]);
     };
-    kernel.hooks.persist.tapPromise({ name: 'audit-log', stage: Stage.PERSIST }, async (event, info) => {
+    kernel.hooks.sessionEvent.tapPromise('audit-log', async (event, info) => {
       if (event.type === 'checkpoint') await flush(kernel, info.id);
     });
     kernel.hooks.shutdown.tapPromise({ name: 'audit-log', stage: Stage.FLUSH }, async () => {

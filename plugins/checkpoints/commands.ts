@@ -85,7 +85,7 @@ export function rewindCli(kernel: Kernel): CliCommand {
           promptNumbered(await readTimeline(store, id), request.prompt);
           const lease = await store.acquire(id);
           try {
-            const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+            const snapshot = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
             if (!snapshot) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `session ${id} could not be loaded`);
             if (realPath(snapshot.info.projectRoot) !== realPath(kernel.projectRoot))
               throw new AssistantError(

@@ -17,7 +17,7 @@ export default definePlugin({
   apply(kernel, _options, { logger }) {
     const recorder = new CheckpointRecorder(kernel, logger);
     kernel.hooks.sessionOpen.tapPromise('checkpoints', async (session) => recorder.open(session));
-    kernel.hooks.persist.tapPromise('checkpoints', (event, info) => recorder.event(event, info.id));
+    kernel.hooks.sessionEvent.tapPromise('checkpoints', (event, info) => recorder.event(event, info.id));
     // Last, so the input is the one that will run (earlier taps may rewrite it).
     kernel.hooks.beforeToolCall.tapPromise({ name: 'checkpoints', stage: Stage.LAST }, async (call, info) => {
       await recorder.beforeCall(call, info);

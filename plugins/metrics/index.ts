@@ -106,7 +106,7 @@ export default definePlugin<Options>({
       changed = false;
       await kernel.store().appendRecords(sessionId, 'metrics', [{ run, time: Date.now(), metrics: metrics.snapshot() as unknown as Json }]);
     };
-    kernel.hooks.persist.tapPromise({ name: 'metrics', stage: Stage.PERSIST }, async (event, info) => {
+    kernel.hooks.sessionEvent.tapPromise('metrics', async (event, info) => {
       if (event.type === 'checkpoint' && event.reason !== 'tool_result') await save(info.id);
     });
     kernel.hooks.shutdown.tapPromise({ name: 'metrics', stage: Stage.FLUSH }, async () => {

@@ -49,7 +49,7 @@ export default definePlugin({
           const entries = fromJson(await kernel.store().readRecords(id, 'recording'));
           if (!entries.some((e) => e.kind === 'request'))
             throw new SessionError(REPLAY_ERRORS.ASSISTANT_REPLAY_NO_RECORDING, `session ${id.slice(0, 8)} was not recorded; run with --record (or set persistence.record: true) to record sessions for replay`);
-          const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+          const snapshot = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
           const report = await replaySession(kernel, id, entries, {
             tools,
             ignoreSections: String(opts.ignoreSection ?? '').split(',').map((s) => s.trim()).filter(Boolean),

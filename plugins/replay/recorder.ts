@@ -54,7 +54,7 @@ export function installRecorder(kernel: Kernel): void {
     buffers.delete(sessionId);
     await kernel.store().appendRecords(sessionId, 'recording', asJson(entries));
   };
-  kernel.hooks.persist.tapPromise({ name: 'replay', stage: Stage.PERSIST }, async (event, info) => {
+  kernel.hooks.sessionEvent.tapPromise('replay', async (event, info) => {
     // Tool results as the model saw them (denied and failed calls included), with the calls that asked for them.
     if (event.type === 'message' && event.message.role === 'assistant')
       for (const part of event.message.content) if (part.type === 'tool_call') calls.set(part.id, part);

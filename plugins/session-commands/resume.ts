@@ -34,10 +34,10 @@ export async function resumeSession(kernel: Kernel, prefix: string, context: Sla
   // Claim before reading, so nothing the previous holder writes can be missing from what is loaded.
   const lease = await kernel.store().acquire(id);
   try {
-    const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+    const snapshot = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
     if (!snapshot) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `session ${id} could not be loaded from the "${kernel.store().name}" store`);
     for (const warning of snapshot.warnings) context.print(`warning: ${warning}`);
-    const session = await openSession(kernel.hooks, {
+    const session = await openSession(kernel, {
       projectRoot: kernel.projectRoot,
       mode: current?.mode ?? kernel.config.permissions?.mode ?? 'default',
       provider: current?.info.provider,

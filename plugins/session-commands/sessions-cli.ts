@@ -17,7 +17,7 @@ export function parseDuration(text: string): number | undefined {
 
 async function load(kernel: Kernel, prefix: string): Promise<SessionSnapshot> {
   const id = await resolveSessionId(kernel, prefix, false);
-  const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+  const snapshot = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
   if (!snapshot) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `session ${id} could not be loaded`);
   for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
   return snapshot;

@@ -1,4 +1,4 @@
-import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   SessionError,
@@ -21,13 +21,11 @@ import {
   ensurePrivateDir,
   openJsonlAppender,
   readJsonl,
-  applySessionEvent,
-  emptySnapshot,
   writeFileAtomic,
   type JsonlAppender,
 } from '../../core/kits/store/index.js';
 import { layout, sessionFiles, sessionIdsIn, filesOf } from './layout.js';
-import { recordEvent, recordProblem } from './records.js';
+import { readMeta, readSession } from './read.js';
 import { acquireLock, holderAlive, lostLock, readLock, releaseLock, type LockRecord } from './lock.js';
 
 /** One line of a session file: the event and when it was written. */
@@ -113,14 +111,6 @@ export function createJsonlStore(root: string, logger: Logger, owner?: SessionOw
     return undefined;
   }
 
-  async function readMeta(dir: string, id: string): Promise<SessionSummary | undefined> {
-    try {
-      return JSON.parse(await readFile(sessionFiles.meta(dir, id), 'utf8')) as SessionSummary;
-    } catch {
-      return undefined;
-    }
-  }
-
   const writeMeta = async (w: Writer) => {
     w.metaWrittenAt = Date.now();
     w.metaStale = false;
@@ -175,44 +165,8 @@ export function createJsonlStore(root: string, logger: Logger, owner?: SessionOw
   }
 
   async function loadFrom(dir: string, id: string): Promise<SessionSnapshot | undefined> {
-    const path = sessionFiles.events(dir, id);
-    const contents = await readJsonl<unknown>(path);
-    if (!contents) return undefined;
-    const warnings = [...contents.warnings];
-    const events: Array<{ event: SessionEvent; time: number }> = [];
-    for (const record of contents.records) {
-      const problem = recordProblem(record.value);
-      if (problem) warnings.push(`${path}:${record.line}: ${problem}; skipped`);
-      else events.push(recordEvent(record.value));
-    }
-    const start = events.findIndex((r) => r.event.type === 'session_start');
-    if (start > 0) warnings.push(`${path}: ${start} record(s) before the start of the session; skipped`);
-    let records = start >= 0 ? events.slice(start) : events;
-    if (start < 0) {
-      // The start record itself is damaged: the metadata file still knows the session.
-      const meta = contents.records.length ? await readMeta(dir, id) : undefined;
-      if (!meta || !events.length)
-        throw new SessionError(
-          'ASSISTANT_SESSION_CORRUPT',
-          contents.records.length
-            ? `${path}: not a session file (no readable record starts a session)`
-            : `${path}: holds no complete record (the process stopped while creating the session); delete it with: assistant sessions delete ${id}`,
-          { plugin: PLUGIN, file: path },
-        );
-      const { messageCount: _count, ...info } = meta;
-      records = [{ event: { type: 'session_start', info: { ...info, id } }, time: meta.createdAt }, ...events];
-      warnings.push(`${path}: the start of the session is damaged; its details were taken from ${sessionFiles.meta(dir, id)}`);
-    }
-    const snapshot = emptySnapshot((records[0]!.event as Extract<SessionEvent, { type: 'session_start' }>).info);
-    for (const { event, time } of records) {
-      try {
-        applySessionEvent(snapshot, event, time);
-      } catch (error) {
-        warnings.push(`${path}: a ${event.type} record could not be applied (${(error as Error).message}); skipped`);
-      }
-    }
-    snapshot.warnings.push(...warnings);
-    located.set(id, { dir, messageCount: snapshot.messages.length });
+    const snapshot = await readSession(dir, id);
+    if (snapshot) located.set(id, { dir, messageCount: snapshot.messages.length });
     return snapshot;
   }
 

@@ -30,3 +30,10 @@ export type Keys = ReturnType<typeof keys>;
 /** Stream entry id for a session-local sequence number: `0-<seq>`, strictly increasing, so a retried XADD is recognised. */
 export const entryId = (seq: number) => `0-${seq}`;
 export const seqOf = (id: string) => Number(id.split('-')[1]);
+
+/** A stream entry's fields (`[name, value, name, value…]`) as an object. */
+export function fieldsOf(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < list.length; i += 2) out[list[i]!] = list[i + 1]!;
+  return out;
+}

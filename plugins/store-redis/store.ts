@@ -1,7 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import {
   SessionError,
-  projectHash,
   currentOwner,
   type Json,
   type Logger,
@@ -10,21 +9,15 @@ import {
   type SessionLease,
   type SessionListQuery,
   type SessionOwner,
-  type SessionSnapshot,
   type SessionStore,
   type SessionSummary,
 } from '../../core/index.js';
-import {
-  keyedQueue,
-  pruneSessions,
-  sessionSummary,
-  ensurePrivateDir,
-  snapshotFromEvents,
-} from '../../core/kits/store/index.js';
+import { keyedQueue, pruneSessions, sessionSummary, ensurePrivateDir } from '../../core/kits/store/index.js';
 import { connection, unreachable } from './connection.js';
-import { entryId, keys, seqOf } from './keys.js';
+import { entryId, fieldsOf, keys, seqOf } from './keys.js';
 import { FENCED_XADD, Lease, holderAlive, inUseError, parseLease } from './lease.js';
 import { openSpool, spooledSessions, type Spool, type SpoolEntry } from './spool.js';
+import { leaseHolder, listSessions, loadSession, resolveIds } from './read.js';
 
 /** The Redis store's settings (`persistence.redis`). */
 export interface RedisStoreOptions {
@@ -61,13 +54,6 @@ const PLUGIN = 'store-redis';
 const CHANNEL = /^[a-z][a-z0-9-]{0,31}$/;
 /** A full session id (a lowercase UUID): a prefix or anything else is never looked up. */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function fieldsOf(list: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < list.length; i += 2) out[list[i]!] = list[i + 1]!;
-  return out;
-}
-
 
 const notAnId = (id: string) => new SessionError('ASSISTANT_SESSION_NOT_FOUND', `"${id.slice(0, 60)}" is not a session id`, { plugin: PLUGIN });
 
@@ -230,7 +216,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
           return;
         }
         try {
-          const snapshot = await loadEvents(id).catch(() => undefined);
+          const snapshot = await conn.whenReady().then((redis) => loadSession(redis, k, options.spoolDir, id)).catch(() => undefined);
           const info = snapshot?.info ?? (firstEvent?.e.type === 'session_start' ? firstEvent.e.info : undefined);
           if (!info) {
             logger.warn(`${spool.path}: cannot tell which session it belongs to; left in place`);
@@ -246,50 +232,10 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
     }
   }
 
-  async function loadEvents(id: string): Promise<SessionSnapshot | undefined> {
-    const redis = await conn.whenReady();
-    const entries = await redis.xrange(k.events(id), '-', '+');
-    if (!entries.length) return undefined;
-    const warnings: string[] = [];
-    const records: Array<{ event: SessionEvent; time: number }> = [];
-    for (const [entry, list] of entries) {
-      const fields = fieldsOf(list);
-      try {
-        records.push({ event: JSON.parse(fields.e!) as SessionEvent, time: Number(fields.t) });
-      } catch {
-        warnings.push(`${k.events(id)} entry ${entry}: not a valid record; skipped`);
-      }
-    }
-    // Events spooled locally and not yet in Redis belong to the session too.
-    const spool = await openSpool(options.spoolDir, id);
-    const last = seqOf(entries[entries.length - 1]![0]);
-    for (const entry of await spool.entries()) if (entry.kind === 'event' && entry.seq > last) records.push({ event: entry.e, time: entry.t });
-    const snapshot = snapshotFromEvents(records);
-    if (!snapshot) throw new SessionError('ASSISTANT_SESSION_CORRUPT', `${k.events(id)} in Redis does not start with the start of a session`, { plugin: PLUGIN });
-    snapshot.warnings.push(...warnings);
-    return snapshot;
-  }
-
   async function summaries(query: SessionListQuery): Promise<SessionSummary[]> {
     const redis = await conn.whenReady();
     await orphansChecked;
-    const index = query.allProjects || !query.projectRoot ? k.recent() : k.project(projectHash(query.projectRoot));
-    const ids = await redis.zrevrange(index, 0, query.limit ? query.limit * 2 + 10 : -1);
-    if (!ids.length) return [];
-    const metas = await redis.mget(ids.map((id) => k.meta(id)));
-    const holders = await redis.mget(ids.map((id) => k.lease(id)));
-    const rows: SessionSummary[] = [];
-    const expired: string[] = [];
-    ids.forEach((id, i) => {
-      if (!metas[i]) return void expired.push(id);
-      const row = JSON.parse(metas[i]!) as SessionSummary;
-      const holder = parseLease(holders[i] ?? null);
-      if (holder && holder.token !== leases.get(id)?.value.token && holderAlive(holder)) row.inUseBy = holder.surface;
-      rows.push(row);
-    });
-    if (expired.length) await redis.multi().zrem(index, ...expired).zrem(k.recent(), ...expired).zrem(k.ids(), ...expired).exec();
-    rows.sort((a, b) => b.lastActiveAt - a.lastActiveAt);
-    return query.limit ? rows.slice(0, query.limit) : rows;
+    return listSessions(redis, k, query, (id) => leases.get(id)?.value.token);
   }
 
   async function closeWriter(w: Writer): Promise<void> {
@@ -360,7 +306,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
       await (orphansChecked ??= recoverOrphans());
       const id = lookup.kind === 'id' ? lookup.id : (await summaries({ projectRoot: lookup.projectRoot, limit: 1 }))[0]?.id;
       if (!id) return undefined;
-      const snapshot = await loadEvents(id);
+      const snapshot = await loadSession(await conn.whenReady(), k, options.spoolDir, id);
       if (snapshot) {
         const last = await conn.get().xrevrange(k.events(id), '+', '-', 'COUNT', 1);
         const spool = await openSpool(options.spoolDir, id);
@@ -372,15 +318,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
     },
 
     async resolve(prefix, projectRoot) {
-      const wanted = prefix.toLowerCase();
-      if (!/^[0-9a-f-]{1,36}$/.test(wanted)) return [];
-      const redis = await conn.whenReady();
-      const ids = await redis.zrangebylex(k.ids(), `[${wanted}`, `[${wanted}\xff`);
-      if (!ids.length) return [];
-      const metas = await redis.mget(ids.map((id) => k.meta(id)));
-      const live = ids.map((id, i) => ({ id, meta: metas[i] ? (JSON.parse(metas[i]!) as SessionSummary) : undefined })).filter((r) => r.meta);
-      const here = live.filter((r) => r.meta!.projectHash === projectHash(projectRoot));
-      return (here.length ? here : live).map((r) => r.id);
+      return resolveIds(await conn.whenReady(), k, prefix, projectRoot);
     },
 
     list: summaries,
@@ -420,14 +358,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
       };
     },
 
-    async holder(sessionId) {
-      if (!SESSION_ID.test(sessionId)) return undefined;
-      const raw = await (await conn.whenReady()).get(k.lease(sessionId));
-      const value = parseLease(raw);
-      if (!value || !holderAlive(value)) return undefined;
-      const { token: _token, startTicks: _ticks, ...holder } = value;
-      return { owner: holder, mine: raw === leases.get(sessionId)?.raw };
-    },
+    holder: async (sessionId) => (SESSION_ID.test(sessionId) ? leaseHolder(await conn.whenReady(), k, sessionId, leases.get(sessionId)?.raw) : undefined),
 
     appendRecords(sessionId, channel, records) {
       if (!CHANNEL.test(channel)) return Promise.reject(new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN }));

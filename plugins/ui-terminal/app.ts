@@ -319,7 +319,7 @@ export class TerminalApp implements UiHost, KeyHost {
 
   async newConversation(): Promise<string> {
     const old = this.runner.session;
-    const session = await openSession(this.kernel.hooks, { projectRoot: this.kernel.projectRoot, mode: old.mode, provider: old.info.provider, model: old.info.model, cleared: true });
+    const session = await openSession(this.kernel, { projectRoot: this.kernel.projectRoot, mode: old.mode, provider: old.info.provider, model: old.info.model, cleared: true });
     this.switchRunner(createRunner(this.kernel, session));
     return session.info.id;
   }

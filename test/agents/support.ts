@@ -87,7 +87,7 @@ export async function agentSession(
   const events: OriginEvent[] = [];
   kernel.hooks.event.tap('test-events', (event) => void events.push(event));
   await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: options.mode ?? 'default' });
+  const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: options.mode ?? 'default' });
   kernel.session = session;
   return { dir, kernel, runner: createRunner(kernel, session), events };
 }

@@ -52,7 +52,7 @@ describe.skipIf(!binary)('checkpoints with the Redis store (real redis-server on
       kernels.push(second);
       const store = second.kernel.store();
       const lease = await store.acquire(id);
-      const loaded = (await second.kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot }))!;
+      const loaded = (await second.kernel.store().load({ kind: 'id', id, projectRoot }))!;
       const info = { ...loaded.info };
       const outcome = await rewind({ store, sessionId: id, projectRoot, record: (event) => store.append(event, info) }, { prompt: 2, code: true, conversation: true, force: false });
       expect(outcome).toMatchObject({ restored: ['app.txt'], deleted: ['created.txt'], conversation: true });
@@ -60,7 +60,7 @@ describe.skipIf(!binary)('checkpoints with the Redis store (real redis-server on
       const { readFileSync, existsSync } = await import('node:fs');
       expect(readFileSync(`${projectRoot}/app.txt`, 'utf8')).toBe('version 2\n');
       expect(existsSync(`${projectRoot}/created.txt`)).toBe(false);
-      const reloaded = (await second.kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot }))!;
+      const reloaded = (await second.kernel.store().load({ kind: 'id', id, projectRoot }))!;
       expect(reloaded.messages.map((m) => (m.content[0] as { text?: string }).text)).toEqual(['first', 'did first']);
       expect((await readTimeline(store, id)).prompts.filter((p) => p.live).map((p) => p.text)).toEqual(['first']);
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel/kernel.js';
 import { SessionError } from '../../dist/core/kernel/errors.js';
-import type { SessionEvent, SessionInfo } from '../../core/types/session.js';
+import { openSession } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 
 async function kernelFor(files: Record<string, string>, checkSelections = true) {
@@ -94,26 +94,42 @@ export default { name: "team-context", apply(k) { tapContextStrategy(k, "summari
     expect(builtIn.error.message).toContain('did you mean "rolling"');
   });
 
-  it("a store's own coded error reaches the caller with its code and the store's plugin, not the kernel's bridge", async () => {
+  /** A kernel whose `flaky` store (plugin `flaky-store`) claims leases and fails every append with `failure`. */
+  async function flakyKernel(failure: () => Error) {
     const { kernel } = await kernelFor({ '.assistantrc.json': JSON.stringify({ persistence: { store: 'flaky' } }) }, false);
     const k = await kernel();
     k.hooks.sessionStore.for('flaky').tap('flaky-store', () => ({
       name: 'flaky',
+      acquire: async (sessionId: string) => ({ sessionId, release: async () => undefined }),
       append: async () => {
-        throw new SessionError('ASSISTANT_STORE_UNAVAILABLE', 'the disk is full');
+        throw failure();
       },
       close: async () => undefined,
     }) as never);
-    const error = await k.hooks.persist.promise({ type: 'user' } as unknown as SessionEvent, { id: 's' } as unknown as SessionInfo).catch((e: unknown) => e as SessionError);
+    return k;
+  }
+
+  it("a store's own coded error reaches the session's opener with its code and the store's plugin", async () => {
+    const k = await flakyKernel(() => new SessionError('ASSISTANT_STORE_UNAVAILABLE', 'the disk is full'));
+    const error = await openSession(k, { projectRoot: k.projectRoot, mode: 'default' }).then(() => undefined, (e: unknown) => e as SessionError);
     expect(error).toBeInstanceOf(SessionError);
     expect(error).toMatchObject({ code: 'ASSISTANT_STORE_UNAVAILABLE', plugin: 'flaky-store', message: 'the disk is full' });
     await k.shutdown();
   });
 
-  it('without the CLI check, a misspelt store still surfaces with its own code at the first write', async () => {
+  it("a store's uncoded failure becomes ASSISTANT_STORE_UNAVAILABLE naming the store, its plugin and the method", async () => {
+    const k = await flakyKernel(() => new TypeError('cannot read properties of undefined'));
+    const error = await openSession(k, { projectRoot: k.projectRoot, mode: 'default' }).then(() => undefined, (e: unknown) => e as SessionError);
+    expect(error).toMatchObject({ code: 'ASSISTANT_STORE_UNAVAILABLE', plugin: 'flaky-store' });
+    expect(error!.message).toContain('the "flaky" session store (plugin "flaky-store") failed in append: cannot read properties of undefined');
+    expect(error!.cause).toBeInstanceOf(TypeError);
+    await k.shutdown();
+  });
+
+  it('without the CLI check, a misspelt store still surfaces with its own code when a session opens', async () => {
     const { kernel } = await kernelFor({ '.assistantrc.json': JSON.stringify({ persistence: { store: 'jsnol' } }) }, false);
     const k = await kernel();
-    const error = await k.hooks.persist.promise({ type: 'user' } as unknown as SessionEvent, { id: 's' } as unknown as SessionInfo).catch((e: unknown) => e as { code: string; message: string });
+    const error = await openSession(k, { projectRoot: k.projectRoot, mode: 'default' }).then(() => undefined, (e: unknown) => e as { code: string; message: string });
     expect(error).toMatchObject({ code: 'ASSISTANT_STORE_UNKNOWN' });
     expect(error!.message).toContain('did you mean "jsonl"');
     await k.shutdown();

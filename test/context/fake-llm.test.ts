@@ -76,7 +76,7 @@ async function session(context: Record<string, unknown>) {
   const events: OriginEvent[] = [];
   kernel.hooks.event.tap('test-events', (event) => void events.push(event));
   await kernel.start();
-  const state = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'acceptEdits' });
+  const state = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'acceptEdits' });
   kernel.session = state;
   const runner = createRunner(kernel, state);
   for (let i = 0; i < PROMPTS; i++) {

@@ -34,7 +34,7 @@ const apiHits: string[] = [];
 /** A plugin package built for a kernel API this assistant does not provide. */
 const FUTURE_PLUGIN = {
   'package.json': JSON.stringify({ name: 'assistant-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@assistant-cli/assistant': '*' } }),
-  'index.js': "export default { name: 'future', version: '3.0.0', kernelApi: '^2.0.0', apply() {} };\n",
+  'index.js': "export default { name: 'future', version: '3.0.0', kernelApi: '^3.0.0', apply() {} };\n",
 };
 
 const CONSUMER_OK = `import { definePlugin, Stage, type PermissionDecision } from '@assistant-cli/assistant';
@@ -42,7 +42,7 @@ import { createTestKernel, startFakeLlm, type TestKernel } from '@assistant-cli/
 
 export default definePlugin<{ level?: number }>({
   name: 'consumer',
-  kernelApi: '^1.0.0',
+  kernelApi: '^2.0.0',
   apply(kernel, options) {
     const level: number | undefined = options.level;
     kernel.hooks.permission.tapPromise({ name: 'consumer', stage: Stage.POLICY }, async (request): Promise<PermissionDecision | undefined> =>
@@ -254,7 +254,7 @@ describe('the packed package', () => {
     const result = await runCli(['--trust-project', '-p', 'hi'], { cwd: dir, env: isolatedEnv({ ANTHROPIC_BASE_URL: fake.anthropicBaseURL }), bin: cli });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      `plugin "future" (${join(project, 'node_modules/assistant-plugin-future/index.js')}) needs kernel API ^2.0.0, but this assistant provides 1.0.0; upgrade assistant or use a version of the plugin built for 1.0.0`,
+      `plugin "future" (${join(project, 'node_modules/assistant-plugin-future/index.js')}) needs kernel API ^3.0.0, but this assistant provides 2.0.0; upgrade assistant or use a version of the plugin built for 2.0.0`,
     );
     expect(result.stdout).toBe('');
   });

@@ -46,9 +46,9 @@ describe('SessionStart', () => {
     const agent = await hookedAgent(llm.server, { SessionStart: [command(logTo('.hooks/resumed.jsonl'), { matcher: 'resume|fork' })] });
     expect(agent.logged('.hooks/resumed.jsonl')).toEqual([]);
     const snapshot = emptySnapshot(agent.session.info);
-    await openSession(agent.kernel.hooks, { projectRoot: agent.dir, mode: 'default', resume: snapshot });
-    await openSession(agent.kernel.hooks, { projectRoot: agent.dir, mode: 'default', cleared: true });
-    await openSession(agent.kernel.hooks, { projectRoot: agent.dir, mode: 'default', fork: snapshot });
+    await openSession(agent.kernel, { projectRoot: agent.dir, mode: 'default', resume: snapshot });
+    await openSession(agent.kernel, { projectRoot: agent.dir, mode: 'default', cleared: true });
+    await openSession(agent.kernel, { projectRoot: agent.dir, mode: 'default', fork: snapshot });
     expect(agent.logged('.hooks/resumed.jsonl').map((e) => e.source)).toEqual(['resume', 'fork']);
   });
 

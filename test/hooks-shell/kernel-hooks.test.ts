@@ -48,7 +48,7 @@ describe('beforeStop', () => {
         apply: (k) => k.hooks.beforeStop.tapPromise('test-stop', async ({ text, continued, turn }) => (seen.push({ text, continued, turn }), continued ? undefined : 'check the docs too')),
       }),
     );
-    const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
+    const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default' });
     const result = await createRunner(kernel, session).run('go');
     expect(result).toMatchObject({ reason: 'completed', text: 'second', turns: 2 });
     expect(seen).toEqual([
@@ -75,7 +75,7 @@ describe('beforeStop', () => {
           }),
       }),
     );
-    const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
+    const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default' });
     const result = await createRunner(kernel, session).run('go');
     expect(result).toMatchObject({ reason: 'completed', text: 'done', turns: 1 });
     expect(events.find((e) => e.type === 'notice')).toMatchObject({ level: 'warn', code: 'ASSISTANT_PLUGIN_HOOK_FAILED' });
@@ -90,11 +90,11 @@ describe('sessionOpen', () => {
     const { kernel } = await kernelWith(
       definePlugin({ name: 'test-open', apply: (k) => k.hooks.sessionOpen.tap('test-open', (session, info) => void opened.push([info.source, session.info.id, session.messages.length])) }),
     );
-    const first = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
+    const first = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default' });
     const snapshot = { info: first.info, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'old' }] }], todos: [], grants: [], usage: first.usage, compactions: [], warnings: [] };
-    const resumed = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', resume: snapshot });
-    const forked = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', fork: snapshot });
-    const cleared = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', cleared: true });
+    const resumed = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', resume: snapshot });
+    const forked = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', fork: snapshot });
+    const cleared = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', cleared: true });
     expect(opened).toEqual([
       ['startup', first.info.id, 0],
       ['resume', resumed.info.id, 1],

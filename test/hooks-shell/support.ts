@@ -58,7 +58,7 @@ export async function hookedAgent(
   const events: OriginEvent[] = [];
   kernel.hooks.event.tap('test-events', (event) => void events.push(event));
   await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: options.mode ?? 'bypass' });
+  const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: options.mode ?? 'bypass' });
   kernel.session = session;
   return {
     dir,

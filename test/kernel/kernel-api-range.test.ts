@@ -23,31 +23,37 @@ async function loads(kernelApi: string): Promise<boolean> {
 
 describe('kernelApi ranges', () => {
   it('the kernel this test was written for', () => {
-    expect(KERNEL_API_VERSION).toBe('1.0.0');
+    expect(KERNEL_API_VERSION).toBe('2.0.0');
+  });
+
+  it('refuses a plugin built for kernel API 1: hooks were removed in 2.0', async () => {
+    expect(await loads('^1.0.0')).toBe(false);
+    expect(await loads('>=1.0.0 <2')).toBe(false);
+    expect(await loads('1.x')).toBe(false);
   });
 
   it('accepts ranges whose lower bound is a prerelease of the release this kernel is', async () => {
-    expect(await loads('^1.0.0-beta')).toBe(true);
-    expect(await loads('>1.0.0-beta')).toBe(true);
-    expect(await loads('~1.0.0-rc.2')).toBe(true);
+    expect(await loads('^2.0.0-beta')).toBe(true);
+    expect(await loads('>2.0.0-beta')).toBe(true);
+    expect(await loads('~2.0.0-rc.2')).toBe(true);
   });
 
   it('refuses a release when the range only admits prereleases below it or the next major', async () => {
-    expect(await loads('^2.0.0-alpha')).toBe(false);
-    expect(await loads('<1.0.0-rc.1')).toBe(false);
-    expect(await loads('1.0.0-beta')).toBe(false);
+    expect(await loads('^3.0.0-alpha')).toBe(false);
+    expect(await loads('<2.0.0-rc.1')).toBe(false);
+    expect(await loads('2.0.0-beta')).toBe(false);
   });
 
   it('reads hyphen ranges', async () => {
-    expect(await loads('1.0.0 - 2.x')).toBe(true);
-    expect(await loads('0.5 - 1')).toBe(true);
-    expect(await loads('2.0.0 - 3.x')).toBe(false);
+    expect(await loads('2.0.0 - 3.x')).toBe(true);
+    expect(await loads('1.5 - 2')).toBe(true);
+    expect(await loads('3.0.0 - 4.x')).toBe(false);
   });
 
-  it('keeps the ranges plugins already use', async () => {
-    expect(await loads('^1.0.0')).toBe(true);
-    expect(await loads('>=1.0.0 <2 || ^3')).toBe(true);
-    expect(await loads('~1')).toBe(true);
+  it('keeps the ranges plugins use', async () => {
+    expect(await loads('^2.0.0')).toBe(true);
+    expect(await loads('>=2.0.0 <3 || ^4')).toBe(true);
+    expect(await loads('~2')).toBe(true);
     expect(await loads('^0.4.0')).toBe(false);
   });
 

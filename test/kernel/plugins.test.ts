@@ -146,8 +146,8 @@ describe('plugin loading', () => {
     const old = makeProject({ 'p.mjs': pluginSource('ancient', '', `kernelApi: '^0.4.0',`), '.assistantrc': 'plugins: [./p.mjs]\n' });
     const error = await boot(old).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'ASSISTANT_PLUGIN_KERNEL_API', plugin: 'ancient' });
-    expect((error as Error).message).toContain('needs kernel API ^0.4.0, but this assistant provides 1.0.0');
-    const ok = makeProject({ 'p.mjs': pluginSource('modern', '', `kernelApi: '>=1.0.0 <2',`), '.assistantrc': 'plugins: [./p.mjs]\n' });
+    expect((error as Error).message).toContain('needs kernel API ^0.4.0, but this assistant provides 2.0.0');
+    const ok = makeProject({ 'p.mjs': pluginSource('modern', '', `kernelApi: '>=2.0.0 <3',`), '.assistantrc': 'plugins: [./p.mjs]\n' });
     await expect(boot(ok)).resolves.toBeDefined();
     const needy = makeProject({ 'p.mjs': pluginSource('needy', '', `requires: ['permissions-xyz'],`), '.assistantrc': 'plugins: [./p.mjs]\n' });
     await expect(boot(needy)).rejects.toMatchObject({ code: 'ASSISTANT_PLUGIN_REQUIRES_MISSING', message: expect.stringContaining('permissions-xyz') });

@@ -123,10 +123,10 @@ describe('createTestKernel', () => {
   });
 
   it('refuses a plugin built for another kernel API, and names close matches for a hook that does not exist', async () => {
-    const future = definePlugin({ name: 'future', kernelApi: '^2.0.0', apply: () => undefined });
+    const future = definePlugin({ name: 'future', kernelApi: '^3.0.0', apply: () => undefined });
     await expect(createTestKernel({ plugins: [future], builtins: false })).rejects.toMatchObject({
       code: 'ASSISTANT_PLUGIN_KERNEL_API',
-      message: expect.stringContaining('plugin "future" (test) needs kernel API ^2.0.0, but this assistant provides 1.0.0'),
+      message: expect.stringContaining('plugin "future" (test) needs kernel API ^3.0.0, but this assistant provides 2.0.0'),
     });
     const typo = definePlugin({
       name: 'typo',

@@ -13,7 +13,7 @@ describe('MCP prompts in the terminal UI', () => {
     const dir = makeProject({ '.assistantrc': scriptedConfig({ mcpServers: { fx: nodeServer(FIXTURE) } }) });
     const kernel = await bootKernel(dir, env);
     try {
-      const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
+      const session = await openSession(kernel, { projectRoot: dir, mode: 'default' });
       kernel.session = session;
       const ui = startAppOn(kernel, session, env, { columns: 100, rows: 30 });
       kernel.hooks.event.tap('test-forward', (event) => ui.app.onEvent(event));

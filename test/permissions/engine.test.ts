@@ -53,7 +53,7 @@ describe('permission engine in the kernel', () => {
   });
 
   it('records "yes for this session" as a session grant and "always" in the local settings file', async () => {
-    const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default' });
+    const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default' });
     kernel.session = session;
     try {
       const build = request(kernel, 'Bash', { command: 'npm run build' }, 'default', session.info.id);

@@ -66,7 +66,7 @@ async function judge(kernel: Kernel, tool: string, input: Record<string, unknown
 
 /** Runs one prompt on a new session. */
 async function prompt(kernel: Kernel, text: string) {
-  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: kernel.config.permissions?.mode ?? 'default' });
+  const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: kernel.config.permissions?.mode ?? 'default' });
   kernel.session = session;
   return { session, result: await createRunner(kernel, session).run(text) };
 }

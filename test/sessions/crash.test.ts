@@ -80,7 +80,7 @@ describe('kill -9 at random moments', () => {
       }
       expect(resumed.stdout, context).toContain(`Finished "again" after ${TURNS} turns.`);
       expect(listed, context).toHaveLength(1);
-      const snapshot = (await kernel.hooks.loadSession.promise({ kind: 'id', id: listed[0]!.id, projectRoot: dir }))!;
+      const snapshot = (await kernel.store().load({ kind: 'id', id: listed[0]!.id, projectRoot: dir }))!;
       const history = textOf(snapshot.messages);
       // Every turn the killed run completed is there, in order, with its tool result.
       let at = history.indexOf('user:task');

@@ -20,7 +20,7 @@ async function setup(project = makeProject(), data = tempDir('assistant-data-'))
 }
 
 const open = (kernel: Kernel, extra: Partial<Parameters<typeof openSession>[1]> = {}) =>
-  openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', provider: 'scripted', model: 'm1', ...extra });
+  openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', provider: 'scripted', model: 'm1', ...extra });
 
 async function turn(session: SessionState, n: number): Promise<void> {
   await session.record({ type: 'message', message: assistant(`reply ${n}`, [{ id: `c${n}`, name: 'Read' }]) });
@@ -29,7 +29,7 @@ async function turn(session: SessionState, n: number): Promise<void> {
   await session.record({ type: 'checkpoint', reason: 'turn_end' });
 }
 
-const load = (kernel: Kernel, id: string, projectRoot = kernel.projectRoot) => kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot });
+const load = (kernel: Kernel, id: string, projectRoot = kernel.projectRoot) => kernel.store().load({ kind: 'id', id, projectRoot });
 
 describe('JSONL store', () => {
   it('round-trips every kind of event, with user-only permissions and atomic metadata', async () => {

@@ -50,7 +50,7 @@ describe('audit log and metrics', () => {
     const kernel = await kernelFor(dir, tempDir());
     kernel.hooks.commands.call(kernel.commands);
     await kernel.start();
-    const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default', provider: 'scripted', model: 'scripted-1' });
+    const session = await openSession(kernel, { projectRoot: dir, mode: 'default', provider: 'scripted', model: 'scripted-1' });
     kernel.session = session;
     const result = await createRunner(kernel, session).run('measure');
     expect(result.reason).toBe('completed');

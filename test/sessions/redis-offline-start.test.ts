@@ -33,7 +33,7 @@ describe.skipIf(!binary)('Redis store: a session started while Redis is down', (
     const persistence = { store: 'redis', redis: { url: server.url, keyPrefix: 'off:', spoolDir, connectTimeoutMs: 300, commandTimeoutMs: 500, leaseSeconds: 5 } };
     await server.kill();
     const kernel = await kernelFor(project, tempDir(), { persistence });
-    const session = await openSession(kernel.hooks, { projectRoot: project, mode: 'default', model: 'm' });
+    const session = await openSession(kernel, { projectRoot: project, mode: 'default', model: 'm' });
     await session.record({ type: 'message', message: user('offline') });
     await session.record({ type: 'checkpoint', reason: 'turn_end' });
     expect(existsSync(join(spoolDir, `${session.info.id}.jsonl`))).toBe(true);
@@ -46,7 +46,7 @@ describe.skipIf(!binary)('Redis store: a session started while Redis is down', (
 
     const other = await kernelFor(project, tempDir(), { persistence });
     await expect(other.store().acquire(session.info.id)).rejects.toMatchObject({ code: 'ASSISTANT_SESSION_IN_USE' });
-    const loaded = await other.hooks.loadSession.promise({ kind: 'id', id: session.info.id, projectRoot: project });
+    const loaded = await other.store().load({ kind: 'id', id: session.info.id, projectRoot: project });
     expect(loaded?.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['offline', 'online']);
     await kernel.shutdown();
     await other.shutdown();

@@ -30,8 +30,8 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
   let prefixCount = 0;
   const redisConfig = (extra: Record<string, unknown> = {}) => ({ store: 'redis', redis: { url: server.url, keyPrefix: `t${++prefixCount}:`, spoolDir: tempDir('assistant-spool-'), connectTimeoutMs: 300, commandTimeoutMs: 500, leaseSeconds: 2, ...extra } });
   const kernelWith = (project: string, persistence: Record<string, unknown>) => kernelFor(project, tempDir(), { persistence });
-  const open = (kernel: Kernel, extra: Partial<Parameters<typeof openSession>[1]> = {}) => openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', model: 'm', ...extra });
-  const load = (kernel: Kernel, id: string) => kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+  const open = (kernel: Kernel, extra: Partial<Parameters<typeof openSession>[1]> = {}) => openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', model: 'm', ...extra });
+  const load = (kernel: Kernel, id: string) => kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
   async function exchange(session: SessionState, n: number) {
     await session.record({ type: 'message', message: user(`q${n}`) });
     await session.record({ type: 'message', message: reply(`a${n}`) });
@@ -61,7 +61,7 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     expect(loaded.todos).toEqual([{ id: 't', content: 'ship', status: 'pending' }]);
     expect(loaded.usage.inputTokens).toBe(7);
     expect(loaded.info.title).toBe('q0');
-    expect(await reader.hooks.loadSession.promise({ kind: 'latest', projectRoot: project })).toMatchObject({ info: { id: session.info.id } });
+    expect(await reader.store().load({ kind: 'latest', projectRoot: project })).toMatchObject({ info: { id: session.info.id } });
     expect(await reader.store().list({ projectRoot: project })).toEqual([expect.objectContaining({ id: session.info.id, messageCount: 6, title: 'q0' })]);
     expect(await reader.store().list({ projectRoot: makeProject() })).toEqual([]);
     expect((await reader.store().list({ allProjects: true })).map((s) => s.id)).toEqual([session.info.id]);

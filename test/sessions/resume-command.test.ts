@@ -24,7 +24,7 @@ async function setup() {
   kernels.push(kernel);
   kernel.hooks.commands.call(kernel.commands);
   await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
+  const session = await openSession(kernel, { projectRoot: dir, mode: 'default' });
   kernel.session = session;
   const ui = startAppOn(kernel, session, env, { columns: 100, rows: 30 });
   /** Types a line and waits until the screen shows `shows`. */

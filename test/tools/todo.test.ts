@@ -46,7 +46,7 @@ describe('TodoWrite', () => {
     t = await todoKernel();
     await t.callTool('TodoWrite', { todos: plan });
     expect((await t.session()).todos).toEqual(plan);
-    const persisted = t.hooks.calls('persist').map((call) => call.args[0]);
+    const persisted = t.hooks.calls('sessionEvent').map((call) => call.args[0]);
     expect(persisted.filter((e) => e.type === 'todos')).toEqual([{ type: 'todos', todos: plan }]);
   });
 

@@ -12,7 +12,7 @@ const env = isolatedEnv();
 async function startApp() {
   const dir = makeProject({ '.assistantrc': scriptedConfig(), 'a.ts': 'one\n' });
   const kernel = await bootKernel(dir, env);
-  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'default' });
+  const session = await openSession(kernel, { projectRoot: dir, mode: 'default' });
   kernel.session = session;
   return { ...startAppOn(kernel, session, env), kernel, dir };
 }

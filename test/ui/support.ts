@@ -36,7 +36,7 @@ export async function bootKernel(dir: string, env: NodeJS.ProcessEnv, headless =
 
 /** A TerminalApp on in-memory streams (not started), its events wired as the plugin wires them. */
 export async function appFor(kernel: Kernel, env: NodeJS.ProcessEnv): Promise<TerminalApp> {
-  const session = await openSession(kernel.hooks, { projectRoot: kernel.projectRoot, mode: 'default', provider: 'scripted', model: 'scripted-1' });
+  const session = await openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', provider: 'scripted', model: 'scripted-1' });
   kernel.session = session;
   const output = Object.assign(new PassThrough(), { columns: 80, rows: 24 });
   const app = new TerminalApp({

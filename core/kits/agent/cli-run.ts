@@ -1,6 +1,7 @@
 import { AssistantError } from '../../kernel/errors.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
-import { createRunner, type AgentRunner } from '../../agent/runner.js';
+import { createRunner } from './runner.js';
+import type { AgentRunner } from '../../types/agent.js';
 import type { DoneReason } from '../../types/events.js';
 import { attachOutput, type OutputFormat } from './headless-output.js';
 import { openSessionForRun, type SessionFlags } from './session-for-run.js';

@@ -1,5 +1,5 @@
 import type { Kernel } from '../../kernel/kernel-types.js';
-import type { AgentLoopResult } from '../../agent/loop.js';
+import type { AgentLoopResult } from '../../types/agent.js';
 import type { OriginEvent } from '../../types/events.js';
 import type { Usage } from '../../types/messages.js';
 import type { StreamJsonEvent } from './stream-events.js';

@@ -2,11 +2,12 @@
  * The agent loop for plugins and embedders that drive runs themselves (`<pkg>/kits/agent`): sub-agents,
  * replays, front ends. Open a session, make a runner, run prompts.
  */
-export { openSession, type SessionState, type OpenSessionOptions } from '../../agent/session.js';
-export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from '../../agent/loop.js';
-export { createRunner, type AgentRunner, type RunOptions } from '../../agent/runner.js';
-export { sessionConversation, memoryConversation, type Conversation } from '../../agent/conversation.js';
-export { createSteeringQueue, type SteeringQueue } from '../../agent/steering.js';
+export type { SessionState, AgentRunner, RunOptions, AgentLoopResult } from '../../types/agent.js';
+export { openSession, type OpenSessionOptions } from './session.js';
+export { runAgentLoop, type AgentLoopOptions } from './loop.js';
+export { createRunner } from './runner.js';
+export { sessionConversation, memoryConversation, type Conversation } from './conversation.js';
+export { createSteeringQueue, type SteeringQueue } from './steering.js';
 // What `assistant [-p] <prompt>` does once its flags are parsed, for front ends that offer the same flags.
 export { runFromFlags, EXIT_FOR, type RunFlags } from './cli-run.js';
 export { openSessionForRun, resolveSessionId, type SessionFlags } from './session-for-run.js';

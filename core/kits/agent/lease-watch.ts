@@ -41,7 +41,7 @@ export function watchLease(kernel: Kernel, onLost: (loss: LeaseLoss) => void, op
     if (held !== id) return undefined;
     let owner = holder?.owner;
     if (!owner) {
-      const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+      const snapshot = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
       owner = isThisProcess(snapshot?.info.openedBy) ? undefined : snapshot?.info.openedBy;
     }
     return { sessionId: id, owner, where: owner ? describeOwner(owner) : 'another surface' };

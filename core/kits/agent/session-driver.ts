@@ -1,7 +1,7 @@
 import { Stage } from '../../kernel/hooks.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
-import { createRunner, type AgentRunner, type RunOptions } from '../../agent/runner.js';
-import type { AgentLoopResult } from '../../agent/loop.js';
+import { createRunner } from './runner.js';
+import type { AgentLoopResult, AgentRunner, RunOptions } from '../../types/agent.js';
 import type { OriginEvent } from '../../types/events.js';
 import type { UserMessage } from '../../types/messages.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../types/permission.js';

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { AssistantError, SessionError } from '../../kernel/errors.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
-import { openSession, type SessionState } from '../../agent/session.js';
+import { openSession } from './session.js';
+import type { SessionState } from '../../types/agent.js';
 import type { SessionSummary } from '../../types/session.js';
 import { summaryLine } from '../store/index.js';
 
@@ -64,7 +65,7 @@ export async function openSessionForRun(kernel: Kernel, flags: SessionFlags, def
   if (!resuming) {
     if (flags.forkSession || flags.takeOver)
       throw new AssistantError('ASSISTANT_USAGE', `${flags.forkSession ? '--fork-session' : '--take-over'} needs --continue or --resume <id>`);
-    return openSession(kernel.hooks, base);
+    return openSession(kernel, base);
   }
   if (flags.continue && flags.resume !== undefined && flags.resume !== false)
     throw new AssistantError('ASSISTANT_USAGE', 'use either --continue or --resume, not both');
@@ -72,8 +73,8 @@ export async function openSessionForRun(kernel: Kernel, flags: SessionFlags, def
   if (!id) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `no previous session to continue in ${kernel.projectRoot}; start one with: assistant -p "<prompt>"`);
   // Claim before reading, so nothing the previous holder writes can be missing from what we load.
   if (!flags.forkSession) await kernel.store().acquire(id, { takeOver: flags.takeOver });
-  const snapshot = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+  const snapshot = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
   if (!snapshot) throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `session ${id} could not be loaded from the "${kernel.store().name}" store`);
   for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
-  return openSession(kernel.hooks, { ...base, ...(flags.forkSession ? { fork: snapshot } : { resume: snapshot }) });
+  return openSession(kernel, { ...base, ...(flags.forkSession ? { fork: snapshot } : { resume: snapshot }) });
 }

@@ -23,4 +23,4 @@ export {
   assertFitsWindow,
   type RequestSettings,
   type ContextViewOptions,
-} from '../../agent/context-view.js';
+} from './context-view.js';

@@ -7,5 +7,5 @@ export { openJsonlAppender, readJsonl, parseJsonl, type JsonlAppender, type Json
 export { writeFileAtomic, ensurePrivateDir, processAlive, PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, type AtomicWriteOptions } from '../fs/index.js';
 export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
 export { ago, summaryLine } from './session-format.js';
-export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults } from '../../agent/session-events.js';
+export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults, resumeEvent } from './session-events.js';
 export { ownerAlive, processStartTicks } from './owner-alive.js';

@@ -52,7 +52,7 @@ const HOST_ALLOW = Stage.POLICY + 10;
 export default definePlugin<HttpOptions>({
   name: 'http',
   version: '0.1.0',
-  kernelApi: '^1.0.0',
+  kernelApi: '^2.0.0',
   configKey: 'http',
   optionsSchema,
   apply(kernel, options) {

@@ -20,7 +20,7 @@ export interface MigrationGuardOptions {
 export default definePlugin<MigrationGuardOptions>({
   name: 'migration-guard',
   version: '0.1.0',
-  kernelApi: '^1.0.0',
+  kernelApi: '^2.0.0',
   configKey: 'migrationGuard',
   optionsSchema: {
     type: 'object',

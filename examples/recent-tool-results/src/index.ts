@@ -22,7 +22,7 @@ export const STRATEGY = 'recent-tool-results';
 export default definePlugin<RecentToolResultsOptions>({
   name: 'recent-tool-results',
   version: '0.1.0',
-  kernelApi: '^1.0.0',
+  kernelApi: '^2.0.0',
   configKey: 'context.recentToolResults',
   optionsSchema: {
     type: 'object',

@@ -27,7 +27,7 @@ const inputSchema: JsonSchema = {
 export default definePlugin<WordCountOptions>({
   name: 'word-count',
   version: '0.1.0',
-  kernelApi: '^1.0.0',
+  kernelApi: '^2.0.0',
   configKey: 'wordCount',
   optionsSchema,
   apply(kernel, options) {

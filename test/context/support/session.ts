@@ -52,11 +52,11 @@ export async function contextSession(options: ContextSessionOptions) {
   });
   installToolRunner(kernel);
   const persisted: SessionEvent[] = [];
-  kernel.hooks.persist.tapPromise('test-store', async (event) => void persisted.push(event));
+  kernel.hooks.sessionEvent.tapPromise('test-store', async (event) => void persisted.push(event));
   const events: OriginEvent[] = [];
   kernel.hooks.event.tap('test-events', (event) => void events.push(event));
   await kernel.start();
-  const session = await openSession(kernel.hooks, { projectRoot: dir, mode: 'bypass', provider: 'scripted', model, resume: options.resume });
+  const session = await openSession(kernel, { projectRoot: dir, mode: 'bypass', provider: 'scripted', model, resume: options.resume });
   kernel.session = session;
   const runner = createRunner(kernel, session);
   const notices = () => events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));

@@ -7,9 +7,11 @@ import { networkSpecs } from './network.js';
 import { searchSpecs } from './search.js';
 import { systemSpecs } from './system.js';
 import { textSpecs } from './text.js';
+import { builtinSpecs } from './builtins.js';
 
 const SPECS: Record<string, Judge> = Object.assign(Object.create(null) as Record<string, Judge>, {
   ...textSpecs,
+  ...builtinSpecs,
   ...searchSpecs,
   ...fileSpecs,
   ...systemSpecs,

@@ -1,6 +1,6 @@
-import { addUsage, emptyUsage, type Message, type ToolMessage } from '../types/messages.js';
-import type { SessionEvent, SessionInfo, SessionOwner, SessionSnapshot } from '../types/session.js';
-import { projectHash } from '../util/paths.js';
+import { addUsage, emptyUsage, type Message, type ToolMessage } from '../../types/messages.js';
+import type { SessionEvent, SessionInfo, SessionOwner, SessionSnapshot } from '../../types/session.js';
+import { projectHash } from '../../util/paths.js';
 
 /** Applies one event to a snapshot in place. The one reducer: live sessions and stores share it. */
 export function applySessionEvent(state: SessionSnapshot, event: SessionEvent, time = Date.now()): void {

@@ -1,18 +1,19 @@
-import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../kernel/errors.js';
-import type { StopContext, TurnContext } from '../kernel/hooks.js';
-import type { Kernel } from '../kernel/kernel-types.js';
-import { addUsage, emptyUsage, messageText, type AssistantMessage, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../types/messages.js';
-import type { AgentEvent, DoneReason } from '../types/events.js';
-import type { LimitsConfig } from '../types/config.js';
-import type { PermissionMode } from '../types/permission.js';
-import type { Provider, ProviderRequest, ProviderStreamEvent } from '../types/provider.js';
-import type { ContextReason } from '../types/context.js';
+import { AssistantError, ConfigError, ProviderError, isAssistantError } from '../../kernel/errors.js';
+import type { StopContext, TurnContext } from '../../kernel/hooks.js';
+import type { Kernel } from '../../kernel/kernel-types.js';
+import { addUsage, emptyUsage, messageText, type AssistantMessage, type SystemSection, type ToolCallPart, type ToolMessage, type UserMessage, type Usage } from '../../types/messages.js';
+import type { AgentEvent, DoneReason } from '../../types/events.js';
+import type { LimitsConfig } from '../../types/config.js';
+import type { PermissionMode } from '../../types/permission.js';
+import type { Provider, ProviderRequest, ProviderStreamEvent } from '../../types/provider.js';
+import type { ContextReason } from '../../types/context.js';
 import type { Conversation } from './conversation.js';
-import type { Spent } from '../types/tools.js';
+import type { AgentLoopResult } from '../../types/agent.js';
+import type { Spent } from '../../types/tools.js';
 import type { SteeringQueue } from './steering.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { dropOversizedInputs } from './oversized-input.js';
-import { assertFitsWindow, buildContextView, requestSettings, type RequestSettings } from './context-view.js';
+import { assertFitsWindow, buildContextView, requestSettings, type RequestSettings } from '../context/index.js';
 
 /** How to run the loop for one prompt. */
 export interface AgentLoopOptions {
@@ -40,24 +41,6 @@ export interface AgentLoopOptions {
   model?: string;
   /** Messages typed while the loop works, injected before the next model call. */
   steering?: SteeringQueue;
-}
-
-/** How a prompt's work ended. */
-export interface AgentLoopResult {
-  /** Why the work ended. */
-  reason: DoneReason;
-  /** The final assistant text (or what there was when it stopped). */
-  text: string;
-  /** Tokens the prompt used. */
-  usage: Usage;
-  /** Model turns taken. */
-  turns: number;
-  /** Why it stopped, for people, when it did not simply complete. */
-  message?: string;
-  /** The error that ended it, when `reason` is `error`. */
-  error?: AssistantError;
-  /** All the prompt spent against its budget: its own requests plus what its tools spent for it (sub-agents). */
-  spent: Spent;
 }
 
 const DEFAULT_LIMITS: Required<Pick<LimitsConfig, 'maxTurns' | 'maxToolFailures' | 'repeatedCallLimit'>> = {

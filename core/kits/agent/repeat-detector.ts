@@ -1,5 +1,5 @@
-import type { ToolCallPart } from '../types/messages.js';
-import { stableJson } from '../util/stable-json.js';
+import type { ToolCallPart } from '../../types/messages.js';
+import { stableJson } from '../../util/stable-json.js';
 
 /** Notices the same tool call (same name and input) made `limit` times in a row. */
 export class RepeatDetector {

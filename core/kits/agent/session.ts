@@ -1,31 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Hooks } from '../kernel/hooks.js';
-import { emptyUsage, type Message, type Usage } from '../types/messages.js';
-import type { PermissionMode } from '../types/permission.js';
-import type { CompactionMarker, SessionEvent, SessionGrant, SessionInfo, SessionSnapshot, TodoItem } from '../types/session.js';
-import { applySessionEvent, danglingToolResults, resumeEvent, titleFromPrompt } from './session-events.js';
-import { projectHash } from '../util/paths.js';
-import { currentOwner } from '../util/surface.js';
-
-/** The live state of the open session. Change it only through `record`, so every change is persisted. */
-export interface SessionState {
-  /** Who and what the session is: id, project, title, provider, model. */
-  readonly info: SessionInfo;
-  /** The conversation history, oldest first. */
-  readonly messages: readonly Message[];
-  /** The main agent's plan (TodoWrite). */
-  readonly todos: readonly TodoItem[];
-  /** Permission rules granted "for this session". */
-  readonly grants: readonly SessionGrant[];
-  /** Tokens used by the whole session. */
-  readonly usage: Readonly<Usage>;
-  /** Compactions that replaced the history, oldest first. */
-  readonly compactions: readonly CompactionMarker[];
-  /** The permission mode in force (the UI may switch it). */
-  mode: PermissionMode;
-  /** Applies an event to the state and sends it to every store through the `persist` hook. */
-  record(event: SessionEvent): Promise<void>;
-}
+import type { Kernel } from '../../kernel/kernel-types.js';
+import { emptyUsage, type Message } from '../../types/messages.js';
+import type { PermissionMode } from '../../types/permission.js';
+import type { SessionEvent, SessionInfo, SessionSnapshot } from '../../types/session.js';
+import { applySessionEvent, danglingToolResults, resumeEvent, titleFromPrompt } from '../store/index.js';
+import { projectHash } from '../../util/paths.js';
+import { currentOwner } from '../../util/surface.js';
+import { selectedStoreName } from '../../kernel/session-store.js';
+import type { SessionState } from '../../types/agent.js';
 
 /** How to open a session. */
 export interface OpenSessionOptions {
@@ -67,12 +49,15 @@ function firstPromptText(message: Message): string | undefined {
 }
 
 /**
- * Opens a session (new, resumed or forked) and records its start. A resumed session records where
+ * Opens a session (new, resumed or forked) and records its start. Every event goes to the store
+ * `persistence.store` selects (none: the session lives in memory), then to `sessionEvent` observers. A resumed session records where
  * and by whom it was reopened; tool calls a crash left without results get results saying so, and a
  * session reopened in a moved project gets a note that files must be re-read, not trusted from history.
  * Then `sessionOpen` fires, saying how the session came to be open.
  */
-export async function openSession(hooks: Hooks, options: OpenSessionOptions): Promise<SessionState> {
+export async function openSession(kernel: Kernel, options: OpenSessionOptions): Promise<SessionState> {
+  const { hooks } = kernel;
+  const store = selectedStoreName(kernel.resolvedConfig) ? kernel.store() : undefined;
   const now = Date.now();
   const base = options.resume ?? options.fork;
   const state: SessionSnapshot = {
@@ -84,10 +69,15 @@ export async function openSession(hooks: Hooks, options: OpenSessionOptions): Pr
     compactions: options.resume ? [...(options.resume.compactions ?? [])] : [],
     warnings: [],
   };
+  const persist = async (event: SessionEvent) => {
+    // A new session (fresh, forked, cleared) is claimed before its first event: no other surface can resume and write it meanwhile.
+    if (event.type === 'session_start') await store?.acquire(state.info.id);
+    await store?.append(event, state.info);
+    await hooks.sessionEvent.promise(event, state.info);
+  };
   const record = async (event: SessionEvent) => {
-    const time = Date.now();
-    applySessionEvent(state, event, time);
-    await hooks.persist.promise(event, state.info);
+    applySessionEvent(state, event, Date.now());
+    await persist(event);
     const title = event.type === 'message' && !state.info.title ? firstPromptText(event.message) : undefined;
     if (title) await record({ type: 'title', title: titleFromPrompt(title) });
   };
@@ -131,14 +121,14 @@ export async function openSession(hooks: Hooks, options: OpenSessionOptions): Pr
     await hooks.sessionOpen.promise(session, { source: 'resume' });
     return session;
   }
-  await hooks.persist.promise({ type: 'session_start', info: state.info }, state.info);
+  await persist({ type: 'session_start', info: state.info });
   // A fork starts with the old history: write it into the new session so it stands alone.
-  for (const message of state.messages) await hooks.persist.promise({ type: 'message', message }, state.info);
+  for (const message of state.messages) await persist({ type: 'message', message });
   if (options.fork) {
-    for (const grant of state.grants) await hooks.persist.promise({ type: 'grant', grant }, state.info);
-    if (state.todos.length) await hooks.persist.promise({ type: 'todos', todos: state.todos.map((t) => ({ ...t })) }, state.info);
-    if (state.usage.inputTokens + state.usage.outputTokens) await hooks.persist.promise({ type: 'usage', usage: { ...state.usage }, model: state.info.model ?? 'unknown' }, state.info);
-    await hooks.persist.promise({ type: 'checkpoint', reason: 'turn_end' }, state.info);
+    for (const grant of state.grants) await persist({ type: 'grant', grant });
+    if (state.todos.length) await persist({ type: 'todos', todos: state.todos.map((t) => ({ ...t })) });
+    if (state.usage.inputTokens + state.usage.outputTokens) await persist({ type: 'usage', usage: { ...state.usage }, model: state.info.model ?? 'unknown' });
+    await persist({ type: 'checkpoint', reason: 'turn_end' });
   }
   await hooks.sessionOpen.promise(session, { source: options.fork ? 'fork' : options.cleared ? 'clear' : 'startup' });
   return session;

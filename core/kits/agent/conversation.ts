@@ -1,6 +1,6 @@
-import type { Message, Usage } from '../types/messages.js';
-import type { HistoryReplacement } from '../types/context.js';
-import type { SessionState } from './session.js';
+import type { Message, Usage } from '../../types/messages.js';
+import type { HistoryReplacement } from '../../types/context.js';
+import type { SessionState } from '../../types/agent.js';
 
 /** The message history a loop works on: the session's for the main agent, a private one for sub-agents. */
 export interface Conversation {

@@ -1,10 +1,10 @@
-import { ContextError } from '../kernel/errors.js';
-import type { Kernel } from '../kernel/kernel-types.js';
-import type { Message, SystemSection } from '../types/messages.js';
-import type { ToolSpec } from '../types/provider.js';
-import type { ContextReason, ContextView } from '../types/context.js';
-import { ProviderError } from '../kernel/errors.js';
-import { applyContextStrategy } from '../context/strategy.js';
+import { ContextError } from '../../kernel/errors.js';
+import type { Kernel } from '../../kernel/kernel-types.js';
+import type { Message, SystemSection } from '../../types/messages.js';
+import type { ToolSpec } from '../../types/provider.js';
+import type { ContextReason, ContextView } from '../../types/context.js';
+import { ProviderError } from '../../kernel/errors.js';
+import { applyContextStrategy } from '../../context/strategy.js';
 
 /** Output tokens a request reserves when the config sets no `provider.maxTokens`. */
 export const DEFAULT_MAX_OUTPUT = 8192;

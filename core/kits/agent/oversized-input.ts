@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCallPart } from '../types/messages.js';
+import type { AssistantMessage, ToolCallPart } from '../../types/messages.js';
 
 /**
  * The largest tool-call input kept in the history. A Write of 100 MB would otherwise be stored in
