@@ -36,7 +36,7 @@ export async function contextSession(options: ContextSessionOptions) {
     '.assistantrc': JSON.stringify({
       provider: { name: 'scripted', model },
       ...options.rc,
-      plugins: [['tools-fs', false], ['tool-bash', false], ['agents', false], ...((options.rc?.plugins as unknown[]) ?? [])],
+      plugins: [['tools-fs', false], ['tool-bash', false], ['agents', false], ['tool-webfetch', false], ...((options.rc?.plugins as unknown[]) ?? [])],
     }),
     ...options.files,
   };
