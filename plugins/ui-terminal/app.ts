@@ -336,11 +336,21 @@ export class TerminalApp implements UiHost, KeyHost {
 
   /** A session that already has a conversation (--continue, --resume, /resume) shows its last exchanges. */
   private showResumed(): void {
-    const { messages } = this.runner.session;
     void this.status.sessionChanged(this.runner).then(() => this.screen.schedule());
-    if (!messages.length) return;
+    if (this.runner.session.messages.length) this.showConversation('─ resumed: the conversation continues from here ─');
+  }
+
+  /** After a conversation rewind (`/rewind`, Esc Esc): the screen shows the rewound conversation and the prompt is back in the input. */
+  showRewound(prompt: string): void {
+    this.screen.clear();
+    this.showConversation('─ rewound: the conversation continues from here; edit the prompt and press Enter ─');
+    this.buffer.set(prompt);
+    this.screen.schedule();
+  }
+
+  private showConversation(footer: string): void {
     const categoryOf = (tool: string) => this.kernel.tools.get(tool)?.risk.category;
-    this.transcript.note([...resumedLines(messages, this.style, this.width, categoryOf), '', this.style.gray('─ resumed: the conversation continues from here ─')]);
+    this.transcript.note([...resumedLines(this.runner.session.messages, this.style, this.width, categoryOf), '', this.style.gray(footer)]);
   }
 
   details(n: number): string[] {
