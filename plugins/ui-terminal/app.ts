@@ -16,7 +16,7 @@ import type { UiHost } from './commands/host.js';
 import { runSlash, uiServices } from './commands/run-slash.js';
 import { TextBuffer } from './editor/buffer.js';
 import type { ChoicePrompt } from './editor/choice.js';
-import { FileIndex } from './editor/complete.js';
+import { completionFiles } from './editor/file-indexes.js';
 import { PromptHistory } from './editor/history.js';
 import { CompletionMenu } from './editor/menu.js';
 import { renderEditor } from './editor/view.js';
@@ -75,7 +75,7 @@ export class TerminalApp implements UiHost, KeyHost {
     this.transcript = new Transcript(this.style, this.screen, (tool) => kernel.tools.get(tool)?.risk.category, { showThinking: options.showThinking });
     this.approvals = new ApprovalController(this.style, () => this.width, (lines) => this.screen.commit(lines), () => this.screen.schedule());
     this.history = new PromptHistory(join(userDirs(context.env).data, 'history.jsonl'), kernel.projectRoot, options.historySize);
-    this.menu = new CompletionMenu(() => kernel.commands.listSlash(), new FileIndex(kernel.cwd), () => {
+    this.menu = new CompletionMenu(() => kernel.commands.listSlash(), completionFiles(kernel), () => {
       this.menu.update(this.buffer);
       this.screen.schedule();
     });
