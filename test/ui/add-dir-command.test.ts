@@ -91,4 +91,36 @@ describe.skipIf(!hasTmux)('/add-dir in the terminal UI', () => {
     expect(requestText(look)).toContain('OTHER NOTES CONTENT');
     expect(JSON.stringify((look.body as { system?: unknown }).system)).toContain('SHARED-RULE: tabs only.');
   }, 240_000);
+
+  it('lets Bash write in a folder added while running, as in the project (the sandbox sees it too)', async () => {
+    const base = tempDir('assistant-add-dir-bash-');
+    const shared = join(base, 'shared');
+    mkdirSync(shared);
+    const dir = gitProject({ 'README.md': '# app\n' });
+    const bash = (id: string, file: string) => ({ id, name: 'Bash', input: { command: `echo written > ${join(shared, file)}` } });
+    fake.script({
+      turns: [
+        { name: 'before', when: { userText: 'write before' }, reply: { toolCalls: [bash('b1', 'before.txt')] } },
+        { name: 'before done', when: { toolResultFor: 'b1' }, reply: { text: 'Tried before.' } },
+        { name: 'after', when: { userText: 'write after' }, reply: { toolCalls: [bash('b2', 'after.txt')] } },
+        { name: 'after done', when: { toolResultFor: 'b2' }, reply: { text: 'Tried after.' } },
+      ],
+      fallback: { text: 'UNEXPECTED REQUEST' },
+    });
+    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.server.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key', TMPDIR: tempDir('assistant-own-tmp-') });
+    const term = TmuxTerminal.start({ cwd: dir, env, width: 160, height: 45, args: ['--permission-mode', 'bypass'] });
+    terminals.push(term);
+    await term.waitFor('Ask anything');
+    term.type('write before');
+    term.keys('Enter');
+    await term.waitFor('Tried before.');
+    expect(existsSync(join(shared, 'before.txt'))).toBe(false);
+    term.type(`/add-dir ${shared}`);
+    term.keys('Enter');
+    await term.waitFor(`Added ${shared} for this run`);
+    term.type('write after');
+    term.keys('Enter');
+    await term.waitFor('Tried after.');
+    expect(readFileSync(join(shared, 'after.txt'), 'utf8')).toBe('written\n');
+  }, 240_000);
 });
