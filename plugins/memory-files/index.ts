@@ -69,9 +69,10 @@ export default definePlugin<Options>({
       for (const dir of dirs) for (const name of names) files.push(...(await readMemoryFile(join(dir, name), scope, read)));
       return files;
     };
+    const addedDirs = () => addedDirectoriesOf(kernel, realPath(kernel.projectRoot));
     const readAdded = async (warnings: string[]) => {
       const files: MemoryFile[] = [];
-      for (const dir of addedDirectoriesOf(kernel, realPath(kernel.projectRoot))) files.push(...(await readIn([dir], 'added', dir, warnings)));
+      for (const dir of addedDirs()) files.push(...(await readIn([dir], 'added', dir, warnings)));
       return files;
     };
     const render = (files: MemoryFile[]) =>
@@ -92,7 +93,7 @@ export default definePlugin<Options>({
         // Folders the user added (--add-dir, /add-dir, their own or a trusted project's config) hold standing instructions too; imports stay inside each.
         ...(await readAdded(warnings)),
       ].filter((f, i, all) => f.text && all.findIndex((g) => g.text === f.text) === i);
-      covered.set(undefined, new Set([...projectDirs, ...workDirs]));
+      covered.set(undefined, new Set([...projectDirs, ...workDirs, ...addedDirs()]));
       if (!files.length) return { files, warnings };
       let text = render(files);
       if (estimateTextTokens(text) > maxTokens) {
@@ -134,15 +135,18 @@ export default definePlugin<Options>({
         const paths = [...touched.reads, ...touched.writes];
         const done = covered.get(info.turn.agentId) ?? new Set(covered.get(undefined));
         covered.set(info.turn.agentId, done);
-        const fresh: string[] = [];
+        // By tree (the project, each added folder): a folder's imports stay inside its own tree.
+        const fresh = new Map<string, string[]>();
+        const roots = [kernel.projectRoot, ...addedDirs()];
         for (const raw of paths) {
           const path = resolve(kernel.projectRoot, raw);
-          if (!isInside(kernel.projectRoot, path)) continue;
+          const top = roots.find((root) => isInside(root, path));
+          if (!top) continue;
           const dir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path);
-          for (const d of directoryChain(kernel.projectRoot, dir)) if (!done.has(d)) (done.add(d), fresh.push(d));
+          for (const d of directoryChain(top, dir)) if (!done.has(d)) (done.add(d), fresh.set(top, [...(fresh.get(top) ?? []), d]));
         }
-        if (!fresh.length) return result;
-        const files = await readIn(fresh, 'directory', kernel.projectRoot, []);
+        const files: MemoryFile[] = [];
+        for (const [top, dirs] of fresh) files.push(...(await readIn(dirs, 'directory', top, [])));
         if (!files.length) return result;
         const note: TextPart = { type: 'text', text: `\n<memory>\nInstructions from memory files of the directory you are working in:\n${render(files)}\n</memory>` };
         return { ...result, content: [...result.content, note] };

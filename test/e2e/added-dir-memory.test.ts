@@ -34,6 +34,26 @@ describe('memory files of added folders', () => {
     expect(system).toContain(String.raw`scope=\"added\"`);
   });
 
+  it('attaches the memory file of a subfolder of an added folder to the first result that reaches it', async () => {
+    const added = sharedFolder();
+    writeFiles(added, { 'sub/AGENTS.md': 'SUB-RULE: the sub folder rule.\n', 'sub/data.txt': 'the data\n' });
+    fake.script({
+      turns: [
+        { name: 'read', when: { userText: 'read the data' }, reply: { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: join(added, 'sub', 'data.txt') } }] } },
+        { name: 'done', when: { toolResultFor: 'r1' }, reply: { text: 'Read it.' } },
+      ],
+      fallback: { text: 'UNEXPECTED REQUEST' },
+    });
+    const r = await runHeadless(fake.server, gitProject({}), ['read the data', '--add-dir', added]);
+    expect(r.stdout).toBe('Read it.\n');
+    const first = fake.server.requests.find((q) => q.turn === 'read')!;
+    expect(JSON.stringify(first.body)).not.toContain('SUB-RULE');
+    const done = fake.server.requests.find((q) => q.turn === 'done')!;
+    const messages = JSON.stringify((done.body as { messages: unknown }).messages);
+    expect(messages).toContain('the data');
+    expect(messages).toContain('SUB-RULE: the sub folder rule.');
+  });
+
   it("reads it for a folder in the user's config, and not for one an untrusted project's config names", async () => {
     const added = sharedFolder();
     fake.script({ turns: [], fallback: { text: 'ok' } });
