@@ -104,6 +104,8 @@ describe.skipIf(!hasTmux)('/add-dir in the terminal UI', () => {
         { name: 'before done', when: { toolResultFor: 'b1' }, reply: { text: 'Tried before.' } },
         { name: 'after', when: { userText: 'write after' }, reply: { toolCalls: [bash('b2', 'after.txt')] } },
         { name: 'after done', when: { toolResultFor: 'b2' }, reply: { text: 'Tried after.' } },
+        { name: 'control', when: { userText: 'write its config' }, reply: { toolCalls: [bash('b3', '.assistantrc.json')] } },
+        { name: 'control done', when: { toolResultFor: 'b3' }, reply: { text: 'Tried its config.' } },
       ],
       fallback: { text: 'UNEXPECTED REQUEST' },
     });
@@ -122,5 +124,12 @@ describe.skipIf(!hasTmux)('/add-dir in the terminal UI', () => {
     term.keys('Enter');
     await term.waitFor('Tried after.');
     expect(readFileSync(join(shared, 'after.txt'), 'utf8')).toBe('written\n');
+
+    // Its control files stay protected as the project's: even in bypass mode a command that creates its config has it undone.
+    term.type('write its config');
+    term.keys('Enter');
+    const screen = await term.waitFor('Tried its config.');
+    expect(screen).toContain(`${join(shared, '.assistantrc.json')}: the command created it (a file); undone`);
+    expect(existsSync(join(shared, '.assistantrc.json'))).toBe(false);
   }, 240_000);
 });
