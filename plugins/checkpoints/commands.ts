@@ -1,8 +1,8 @@
-import { AssistantError, SessionError, formatError, isAssistantError, realPath, type CliCommand, type Kernel, type SessionEvent, type SlashCommand } from '../../core/index.js';
+import { AssistantError, SessionError, formatError, isAssistantError, realPath, type CliCommand, type Kernel, type Message, type SessionEvent, type SlashCommand } from '../../core/index.js';
 import { resolveSessionId, type AgentRunner } from '../../core/kits/agent/index.js';
 import { CHECKPOINT_ERRORS } from './errors.js';
 import { formatCheckpoints, formatOutcome } from './format.js';
-import { readTimeline } from './records.js';
+import { readTimeline, type PromptEntry } from './records.js';
 import { rewind, promptNumbered, RewindConflict, type RewindRequest } from './rewind.js';
 
 const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : text + '\n');
@@ -20,6 +20,16 @@ function parts(which: string | undefined): Pick<RewindRequest, 'code' | 'convers
   if (which === 'code') return { code: true, conversation: false };
   if (which === 'conversation') return { code: false, conversation: true };
   throw new AssistantError('ASSISTANT_USAGE', `restore "code", "conversation" or "both" (got "${which}")`);
+}
+
+/**
+ * The rewound prompt as the user typed it: its message's first text part (attachments and notes
+ * follow it) when the conversation still holds it where the checkpoint says, else the recorded text.
+ */
+function promptAsTyped(messages: readonly Message[], target: PromptEntry): string {
+  const message = messages[target.index];
+  const first = message?.role === 'user' ? message.content.find((p) => p.type === 'text') : undefined;
+  return first?.type === 'text' && target.text.startsWith(first.text.trim().slice(0, 500)) ? first.text : target.text;
 }
 
 /** `/rewind [n] [code|conversation|both] [force]` on the open session. */
@@ -42,7 +52,11 @@ export function rewindSlash(kernel: Kernel, flush: () => Promise<void>): SlashCo
         const rest = words.filter((w) => w !== 'force');
         const n = promptNumber(rest[0]!);
         const request = { prompt: n, ...parts(rest[1]), force };
+        const before = session.messages;
         const outcome = await rewind({ store, sessionId: session.info.id, projectRoot: kernel.projectRoot, record: (event) => session.record(event) }, request);
+        // The terminal redraws the rewound conversation and puts the prompt back in the input, as typed.
+        const showRewound = context.ui?.showRewound as ((prompt: string) => void) | undefined;
+        if (request.conversation) showRewound?.(promptAsTyped(before, outcome.target));
         return formatOutcome(outcome, n, request.code);
       } catch (error) {
         if (error instanceof RewindConflict)

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-/** Where a memory file comes from: the user's config dir, the project (root and parents up to the repository root), or a directory the agent works in. */
-export type MemoryScope = 'user' | 'project' | 'directory';
+/** Where a memory file comes from: the user's config dir, the project (root and parents up to the repository root), a directory the agent works in, or a folder the user added. */
+export type MemoryScope = 'user' | 'project' | 'directory' | 'added';
 
 /** One memory file as read, with the files it imports. */
 export interface MemoryFile {

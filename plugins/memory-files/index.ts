@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import { declaredPaths, decidePermission, definePlugin, userDirs, type Kernel, type SystemSection, type TextPart, type ToolCallInfo, type ToolCallPart, type ToolResultPart } from '../../core/index.js';
+import { declaredPaths, decidePermission, definePlugin, realPath, userDirs, type Kernel, type SystemSection, type TextPart, type ToolCallInfo, type ToolCallPart, type ToolResultPart } from '../../core/index.js';
 import { estimateTextTokens } from '../../core/kits/provider/index.js';
+import { addedDirectoriesOf, onDirectoryAdded } from '../../core/kits/fs/index.js';
 import { directoryChain, isInside, readMemoryFile, repositoryRoot, type MemoryFile, type MemoryScope, type ReadOptions } from './discover.js';
 
 interface Options {
@@ -20,7 +21,7 @@ interface Options {
 /**
  * Memory files: standing instructions in ASSISTANT.md (and AGENTS.md / CLAUDE.md, so a project that
  * has them needs nothing new) from the user's config dir, the repository root down to the project
- * root and the working directory, with `@path` imports. Read once per session into a byte-stable
+ * root and the working directory, and the folders the user added (`--add-dir`, `/add-dir`), with `@path` imports. Read once per session into a byte-stable
  * system prompt section; files of directories the agent later works in are attached to the tool
  * result that first touches them, so the cached prefix never changes. `/memory` lists and opens them.
  */
@@ -68,6 +69,12 @@ export default definePlugin<Options>({
       for (const dir of dirs) for (const name of names) files.push(...(await readMemoryFile(join(dir, name), scope, read)));
       return files;
     };
+    const addedDirs = () => addedDirectoriesOf(kernel, realPath(kernel.projectRoot));
+    const readAdded = async (warnings: string[]) => {
+      const files: MemoryFile[] = [];
+      for (const dir of addedDirs()) files.push(...(await readIn([dir], 'added', dir, warnings)));
+      return files;
+    };
     const render = (files: MemoryFile[]) =>
       files
         .map((f) => `<memory-file path="${display(f.path)}" scope="${f.scope}"${f.importedBy ? ` imported-by="${display(f.importedBy)}"` : ''}>\n${f.text}\n</memory-file>`)
@@ -83,8 +90,10 @@ export default definePlugin<Options>({
         ...(await readIn([userDir], 'user', homedir(), warnings)),
         ...(await readIn(projectDirs, 'project', top, warnings)),
         ...(await readIn(workDirs, 'directory', kernel.projectRoot, warnings)),
+        // Folders the user added (--add-dir, /add-dir, their own or a trusted project's config) hold standing instructions too; imports stay inside each.
+        ...(await readAdded(warnings)),
       ].filter((f, i, all) => f.text && all.findIndex((g) => g.text === f.text) === i);
-      covered.set(undefined, new Set([...projectDirs, ...workDirs]));
+      covered.set(undefined, new Set([...projectDirs, ...workDirs, ...addedDirs()]));
       if (!files.length) return { files, warnings };
       let text = render(files);
       if (estimateTextTokens(text) > maxTokens) {
@@ -97,6 +106,7 @@ export default definePlugin<Options>({
     };
     const memory = () => (loaded ??= load());
     // A memory file written while the session runs (a `#note`, an edit) applies from the next request.
+    onDirectoryAdded(kernel, () => ((loaded = undefined), seen.clear(), covered.clear()));
     kernel.files.onChange((paths) => {
       if (paths.some((p) => p !== '*' && names.includes(basename(p)))) (loaded = undefined), seen.clear(), covered.clear();
     });
@@ -125,15 +135,18 @@ export default definePlugin<Options>({
         const paths = [...touched.reads, ...touched.writes];
         const done = covered.get(info.turn.agentId) ?? new Set(covered.get(undefined));
         covered.set(info.turn.agentId, done);
-        const fresh: string[] = [];
+        // By tree (the project, each added folder): a folder's imports stay inside its own tree.
+        const fresh = new Map<string, string[]>();
+        const roots = [kernel.projectRoot, ...addedDirs()];
         for (const raw of paths) {
           const path = resolve(kernel.projectRoot, raw);
-          if (!isInside(kernel.projectRoot, path)) continue;
+          const top = roots.find((root) => isInside(root, path));
+          if (!top) continue;
           const dir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path);
-          for (const d of directoryChain(kernel.projectRoot, dir)) if (!done.has(d)) (done.add(d), fresh.push(d));
+          for (const d of directoryChain(top, dir)) if (!done.has(d)) (done.add(d), fresh.set(top, [...(fresh.get(top) ?? []), d]));
         }
-        if (!fresh.length) return result;
-        const files = await readIn(fresh, 'directory', kernel.projectRoot, []);
+        const files: MemoryFile[] = [];
+        for (const [top, dirs] of fresh) files.push(...(await readIn(dirs, 'directory', top, [])));
         if (!files.length) return result;
         const note: TextPart = { type: 'text', text: `\n<memory>\nInstructions from memory files of the directory you are working in:\n${render(files)}\n</memory>` };
         return { ...result, content: [...result.content, note] };

@@ -1,12 +1,13 @@
 import { definePlugin, isAssistantError, PluginError } from '../../core/index.js';
 import { createPolicy, optionsSchema, publishPolicy, type PermissionsOptions } from './policy/index.js';
+import { addDirCommand } from './add-dir.js';
 import { permissionsCommand } from './check-command.js';
 import { PERMISSION_ERRORS } from './errors.js';
 
 /**
  * The permission policy's base: validates the `permissions` config section once, publishes the
  * state the layer plugins (permission-guard, -rules, -mode, -classifier, -grants, -ask) judge with,
- * and adds `assistant permissions check` (decisions are audited by the audit-log plugin). Disabling
+ * and adds `assistant permissions check` and `/add-dir` (decisions are audited by the audit-log plugin). Disabling
  * it turns the whole built-in policy off (every layer abstains, so every call asks), as it always did.
  */
 export default definePlugin<PermissionsOptions>({
@@ -26,6 +27,9 @@ export default definePlugin<PermissionsOptions>({
       throw error;
     }
     publishPolicy(kernel, policy);
-    kernel.hooks.commands.tap('permissions', (registry) => registry.addCli(permissionsCommand(kernel)));
+    kernel.hooks.commands.tap('permissions', (registry) => {
+      registry.addCli(permissionsCommand(kernel));
+      registry.addSlash(addDirCommand(kernel));
+    });
   },
 });

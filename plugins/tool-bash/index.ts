@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
-import { configuredAddedDirectories, realAddedDirectories } from '../../core/kits/fs/index.js';
+import { addedDirectoriesOf } from '../../core/kits/fs/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
 import type { ControlEntry } from './control-mounts.js';
@@ -184,13 +184,9 @@ function controlPaths(kernel: Kernel, shellCwd?: string): ControlEntry[] {
   return [...byPath.values()];
 }
 
-/** The added directories (`--add-dir`) as real paths; none when the list does not check out (the policy refuses such a start). */
+/** The added directories (`--add-dir`, `/add-dir`) as real paths; configured ones only when the list checks out (the policy refuses such a start). */
 function addedDirectories(kernel: Kernel): string[] {
-  try {
-    return realAddedDirectories(configuredAddedDirectories(kernel.config), realPath(kernel.projectRoot), 'the configuration');
-  } catch {
-    return [];
-  }
+  return addedDirectoriesOf(kernel, realPath(kernel.projectRoot));
 }
 
 /** The `assistant doctor` line: what Bash commands run under. */

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { definePlugin, errorResult, resolveToolPath, displayPath, realPath, type Json, type ToolContext, type ToolDefinition } from '../../core/index.js';
-import { configuredAddedDirectories, realAddedDirectories, secretOptionsOf } from '../../core/kits/fs/index.js';
+import { configuredAddedDirectories, onDirectoryAdded, realAddedDirectories, secretOptionsOf } from '../../core/kits/fs/index.js';
 import { fsTools } from './definitions.js';
 import { DEFAULT_MAX_WRITE_BYTES, tooLarge, tooLargeEdits } from './limits.js';
 import { ReadState } from './read-state.js';
@@ -68,6 +68,8 @@ export default definePlugin<ToolsFsOptions>({
       secrets: { ...secretOptionsOf(kernel.config as Record<string, unknown>) },
       addedRoots: addedRoots(kernel.config as Record<string, unknown>, kernel.projectRoot),
     };
+    // Every tool's options share this one list, so a folder added by `/add-dir` reaches the next call's worker.
+    onDirectoryAdded(kernel, (real) => (shared.addedRoots as Json[]).push({ given: real, real }));
     for (const definition of fsTools(options.grepBackend ?? 'auto')) {
       const tool: ToolDefinition<Input> = { ...definition, ...(definition.module ? { options: { ...definition.options, ...shared } } : {}) } as ToolDefinition<Input>;
       if (CHANGES_FILES.has(tool.name))

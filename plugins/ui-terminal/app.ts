@@ -16,7 +16,7 @@ import type { UiHost } from './commands/host.js';
 import { runSlash, uiServices } from './commands/run-slash.js';
 import { TextBuffer } from './editor/buffer.js';
 import type { ChoicePrompt } from './editor/choice.js';
-import { FileIndex } from './editor/complete.js';
+import { completionFiles } from './editor/file-indexes.js';
 import { PromptHistory } from './editor/history.js';
 import { CompletionMenu } from './editor/menu.js';
 import { renderEditor } from './editor/view.js';
@@ -75,7 +75,7 @@ export class TerminalApp implements UiHost, KeyHost {
     this.transcript = new Transcript(this.style, this.screen, (tool) => kernel.tools.get(tool)?.risk.category, { showThinking: options.showThinking });
     this.approvals = new ApprovalController(this.style, () => this.width, (lines) => this.screen.commit(lines), () => this.screen.schedule());
     this.history = new PromptHistory(join(userDirs(context.env).data, 'history.jsonl'), kernel.projectRoot, options.historySize);
-    this.menu = new CompletionMenu(() => kernel.commands.listSlash(), new FileIndex(kernel.cwd), () => {
+    this.menu = new CompletionMenu(() => kernel.commands.listSlash(), completionFiles(kernel), () => {
       this.menu.update(this.buffer);
       this.screen.schedule();
     });
@@ -336,11 +336,21 @@ export class TerminalApp implements UiHost, KeyHost {
 
   /** A session that already has a conversation (--continue, --resume, /resume) shows its last exchanges. */
   private showResumed(): void {
-    const { messages } = this.runner.session;
     void this.status.sessionChanged(this.runner).then(() => this.screen.schedule());
-    if (!messages.length) return;
+    if (this.runner.session.messages.length) this.showConversation('─ resumed: the conversation continues from here ─');
+  }
+
+  /** After a conversation rewind (`/rewind`, Esc Esc): the screen shows the rewound conversation and the prompt is back in the input. */
+  showRewound(prompt: string): void {
+    this.screen.clear();
+    this.showConversation('─ rewound: the conversation continues from here; edit the prompt and press Enter ─');
+    this.buffer.set(prompt);
+    this.screen.schedule();
+  }
+
+  private showConversation(footer: string): void {
     const categoryOf = (tool: string) => this.kernel.tools.get(tool)?.risk.category;
-    this.transcript.note([...resumedLines(messages, this.style, this.width, categoryOf), '', this.style.gray('─ resumed: the conversation continues from here ─')]);
+    this.transcript.note([...resumedLines(this.runner.session.messages, this.style, this.width, categoryOf), '', this.style.gray(footer)]);
   }
 
   details(n: number): string[] {

@@ -2,6 +2,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { decidePermission, type Kernel, type TextPart, type UserMessage } from '../../core/index.js';
+import { addedDirectoriesOf } from '../../core/kits/fs/index.js';
 
 /** `@path` words: after a space or at the start; `\ ` escapes a space in a path. */
 const MENTION = /(?:^|\s)@((?:\\ |[^\s@])+)/;
@@ -50,7 +51,7 @@ async function readText(path: string, maxBytes: number): Promise<{ text: string;
 
 /**
  * Attaches the files a prompt mentions with `@path`: the path is resolved (symlinks too) and must
- * stay inside the project, the permission engine is asked as for a read (a denial is respected),
+ * stay inside the project (or an added folder), the permission engine is asked as for a read (a denial is respected),
  * and the content is added as a `<file>` block after the prompt. Folders attach a listing.
  */
 export async function attachMentions(kernel: Kernel, message: UserMessage, maxBytes: number): Promise<UserMessage> {
@@ -71,11 +72,13 @@ export async function attachMentions(kernel: Kernel, message: UserMessage, maxBy
       if (looksLikePath(given)) problems.push(`@${given} was not attached: there is no such file or folder`);
       continue;
     }
-    const shown = relative(root, real) || '.';
-    if (!within(real, root)) {
-      problems.push(`@${given} was not attached: it resolves to ${real}, outside the project`);
+    // An added folder (`--add-dir`, `/add-dir`) is a tree like the project; its files show by their full path.
+    const inProject = within(real, root);
+    if (!inProject && !addedDirectoriesOf(kernel, root).some((dir) => within(real, dir))) {
+      problems.push(`@${given} was not attached: it resolves to ${real}, outside the project${addedDirectoriesOf(kernel, root).length ? ' and the added folders' : ''}`);
       continue;
     }
+    const shown = inProject ? relative(root, real) || '.' : real;
     const decision = await decidePermission(kernel.hooks, {
       tool: 'Read',
       input: { file_path: real },

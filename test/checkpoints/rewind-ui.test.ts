@@ -83,7 +83,9 @@ describe.skipIf(!hasTmux)('/rewind in the terminal UI', () => {
     expect(existsSync(join(dir, 'made.txt'))).toBe(false);
     expect(file('by-bash.txt')).toBe('hi\n'); // commands' effects stay, as the screen said
 
-    // The next prompt starts from the rewound (empty) conversation.
+    // The rewound prompt is back in the input; cleared, the next prompt starts from the rewound (empty) conversation.
+    await term.waitFor(/\n› first change\s*\n/);
+    term.keys('C-u');
     term.type('after the rewind');
     term.keys('Enter');
     await term.waitFor('Fresh start.');

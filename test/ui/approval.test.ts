@@ -98,8 +98,15 @@ describe('approval prompt', () => {
   const batch = () => [
     approval(dir, { input: { file_path: 'a.ts' } }, 'edit', 'Edit(src/**)'),
     approval(dir, { tool: 'Bash', category: 'execute', command: 'make', input: { command: 'make' } }, 'make runs code', 'Bash(make:*)'),
-    approval(dir, { input: { file_path: 'b.ts' } }),
+    approval(dir, { input: { file_path: 'b.ts' } }, 'needs approval', 'Edit(src/**)'),
   ];
+
+  it('offers only a one-time answer when there is no rule to record (a private address for WebFetch)', () => {
+    const prompt = new ApprovalPrompt([approval(dir, { tool: 'WebFetch', category: 'network', input: { url: 'http://127.0.0.1:8080/' } }, '127.0.0.1 is a loopback address')]);
+    expect(prompt.options().map((o) => o.label)).toEqual(['Yes', 'No, and tell the model what to do instead']);
+    expect(prompt.handle(text('1'))).toBe('done');
+    expect(prompt.answers).toEqual([{ behavior: 'allow', scope: 'once' }]);
+  });
 
   it('answers each pending call in turn: once, this session, always for the project', () => {
     const seen: string[] = [];

@@ -28,7 +28,7 @@ export class TmuxTerminal {
   /** Starts `assistant` (plus `args`) in `cwd` with exactly the variables in `env` that matter. */
   static start(options: { cwd: string; env: NodeJS.ProcessEnv; args?: string[]; width?: number; height?: number }): TmuxTerminal {
     const term = new TmuxTerminal(options.width ?? 80);
-    const keep = ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'ASSISTANT_CONFIG_DIR', 'ASSISTANT_DATA_DIR', 'NO_COLOR', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'];
+    const keep = ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'ASSISTANT_CONFIG_DIR', 'ASSISTANT_DATA_DIR', 'NO_COLOR', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'TMPDIR'];
     const exports = keep.filter((k) => options.env[k] !== undefined).map((k) => `export ${k}=${JSON.stringify(options.env[k])}`);
     if (options.env.NO_COLOR === undefined) exports.push('unset NO_COLOR');
     const launcher = join(tempDir('assistant-tmux-'), 'run.sh');

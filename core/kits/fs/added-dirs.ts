@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../../kernel/errors.js';
 
 /** Folders that can never be added (nor anything in them): system configuration, devices, kernel state. */
@@ -56,4 +56,61 @@ export function realAddedDirectories(dirs: readonly unknown[], projectRoot: stri
 export function configuredAddedDirectories(config: Record<string, unknown>): unknown[] {
   const dirs = (config.permissions as { additionalDirectories?: unknown } | undefined)?.additionalDirectories;
   return Array.isArray(dirs) ? dirs : [];
+}
+
+/** What the run-time list needs of a kernel (the kernel itself keys it, so a fresh kernel starts empty). */
+interface AddingKernel {
+  readonly projectRoot: string;
+  readonly cwd: string;
+  readonly config: unknown;
+}
+
+/** Per kernel: folders added while it runs (`/add-dir`), real paths, and who wants to hear of the next one. */
+const addedWhileRunning = new WeakMap<object, { dirs: string[]; listeners: Array<(dir: string) => void> }>();
+const runState = (kernel: object) => {
+  let state = addedWhileRunning.get(kernel);
+  if (!state) addedWhileRunning.set(kernel, (state = { dirs: [], listeners: [] }));
+  return state;
+};
+
+/** The configured added directories, real; none when the list does not check out (the policy refuses such a start). */
+function configuredReal(kernel: AddingKernel, realRoot: string): string[] {
+  try {
+    return realAddedDirectories(configuredAddedDirectories(kernel.config as Record<string, unknown>), realRoot, 'the configuration');
+  } catch {
+    return [];
+  }
+}
+
+/** Every added directory in force: the configured ones (`--add-dir`, the user's or a trusted project's config) and those added while running. */
+export function addedDirectoriesOf(kernel: AddingKernel, realRoot: string): string[] {
+  return [...new Set([...configuredReal(kernel, realRoot), ...(addedWhileRunning.get(kernel)?.dirs ?? [])])];
+}
+
+/** Folders added while the kernel runs (`/add-dir`), real paths. */
+export function directoriesAddedWhileRunning(kernel: object): readonly string[] {
+  return addedWhileRunning.get(kernel)?.dirs ?? [];
+}
+
+/** Calls `listener` with the real path of each folder added from now on (`/add-dir`). */
+export function onDirectoryAdded(kernel: object, listener: (dir: string) => void): void {
+  runState(kernel).listeners.push(listener);
+}
+
+/**
+ * Adds a folder for the rest of this run (`/add-dir`) with the checks of `--add-dir`: relative to
+ * the working directory (`~/` to the home folder), existing, symlinks resolved once, never `/`, a
+ * system folder or the home folder. Returns its real path, or `covered` naming the project or added
+ * folder that already holds it (nothing is added). Bad input throws ASSISTANT_CONFIG_INVALID.
+ */
+export function addDirectoryWhileRunning(kernel: AddingKernel, dir: string, realRoot: string): { added: string } | { covered: string } {
+  const home = process.env.HOME || homedir();
+  const given = dir === '~' || dir.startsWith('~/') ? home + dir.slice(1) : resolve(kernel.cwd, dir);
+  const [real] = realAddedDirectories([given], undefined, '/add-dir');
+  const covering = [realRoot, ...addedDirectoriesOf(kernel, realRoot)].find((root) => within(real!, root));
+  if (covering) return { covered: covering };
+  const state = runState(kernel);
+  state.dirs.push(real!);
+  for (const listener of state.listeners) listener(real!);
+  return { added: real! };
 }

@@ -7,4 +7,4 @@ export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions } from '.
 export { ensurePrivateDir, PRIVATE_FILE_MODE, PRIVATE_DIR_MODE } from './private.js';
 export { processAlive } from './process-alive.js';
 export { createSecretMatcher, secretContent, secretOptionsOf, DEFAULT_SECRET_ALLOW, type SecretOptions } from './secret-files.js';
-export { realAddedDirectories, configuredAddedDirectories } from './added-dirs.js';
+export { realAddedDirectories, configuredAddedDirectories, addedDirectoriesOf, addDirectoryWhileRunning, directoriesAddedWhileRunning, onDirectoryAdded } from './added-dirs.js';

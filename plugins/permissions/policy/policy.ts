@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Kernel, PermissionRequest } from '../../../core/index.js';
-import { realAddedDirectories } from '../../../core/kits/fs/index.js';
+import { directoriesAddedWhileRunning, realAddedDirectories } from '../../../core/kits/fs/index.js';
 import { gatherFacts, realRoot, type RequestFacts } from './facts.js';
 import { LocalSettings } from './local-settings.js';
 import type { PermissionsOptions } from './options.js';
@@ -68,8 +68,18 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
   const home = process.env.HOME || homedir() || null;
   const isSecret = createSecretMatcher(options.secrets);
   const source = kernel.resolvedConfig.sources['/permissions/additionalDirectories'] ?? 'the configuration';
-  const addedRoots = Object.freeze(realAddedDirectories(options.additionalDirectories ?? [], realRoot(kernel.projectRoot), source === 'flags' ? '--add-dir' : source));
-  const settings = { isSecret, allowSudo: options.allowSudo, trustTests: options.trustTestCommands, home, addedRoots };
+  const configuredRoots = realAddedDirectories(options.additionalDirectories ?? [], realRoot(kernel.projectRoot), source === 'flags' ? '--add-dir' : source);
+  // Read on each request: `/add-dir` adds folders while the agent runs (never removes one).
+  const addedRoots = () => Object.freeze([...new Set([...configuredRoots, ...directoriesAddedWhileRunning(kernel)])]);
+  const settings = {
+    isSecret,
+    allowSudo: options.allowSudo,
+    trustTests: options.trustTestCommands,
+    home,
+    get addedRoots() {
+      return addedRoots();
+    },
+  };
   const computed = new WeakMap<PermissionRequest, Promise<RequestFacts>>();
   const memoryGrants: string[] = [];
   const parsedGrants = new Map<string, Rule | null>();
@@ -105,11 +115,13 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
       return facts;
     },
     matchContext: (request, facts) => ({ request, facts, root: realRoot(request.projectRoot), home, trustTests: options.trustTestCommands }),
-    addedRoots,
+    get addedRoots() {
+      return addedRoots();
+    },
     controlWrite(request, facts) {
       const context = { controlFiles: kernel.controlFiles, root: realRoot(request.projectRoot), cwd: request.cwd };
       // An added directory has control files of its own (its config, its git hooks), seen from its top.
-      const contexts = [context, ...addedRoots.map((root) => ({ ...context, root, cwd: root }))];
+      const contexts = [context, ...addedRoots().map((root) => ({ ...context, root, cwd: root }))];
       // A command's output is unknown; an edit could add the `assistant` key of package.json.
       const mayAddKey = facts.shell !== undefined || mentionsAssistantKey(request.input);
       for (const fact of facts.writes) {

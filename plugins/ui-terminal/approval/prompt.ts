@@ -51,12 +51,14 @@ export class ApprovalPrompt {
     if (!item) return [];
     const rule = item.decision.suggestedRule ? ` (${item.decision.suggestedRule})` : '';
     const remaining = this.items.length - this.answers.length;
-    const options: Option[] = [
-      { choice: 'once', label: 'Yes' },
-      { choice: 'session', label: `Yes, and don't ask again this session${rule}` },
-      { choice: 'project', label: `Yes, always in this project${rule}` },
-      { choice: 'deny', label: 'No, and tell the model what to do instead' },
-    ];
+    // Without a rule to record (a private address for WebFetch, an ask rule), "this session" and "always" would record nothing.
+    const lasting: Option[] = rule
+      ? [
+          { choice: 'session', label: `Yes, and don't ask again this session${rule}` },
+          { choice: 'project', label: `Yes, always in this project${rule}` },
+        ]
+      : [];
+    const options: Option[] = [{ choice: 'once', label: 'Yes' }, ...lasting, { choice: 'deny', label: 'No, and tell the model what to do instead' }];
     if (remaining > 1)
       options.push({ choice: 'all', label: `Yes to all ${remaining} pending calls` }, { choice: 'none', label: `No to all ${remaining} pending calls` });
     return options;

@@ -48,6 +48,7 @@ export interface UiServicesHost {
   switchRunner(runner: AgentRunner): void;
   setMode(mode: PermissionMode): string | undefined;
   submitPrompt(text: string): void;
+  showRewound(prompt: string): void;
 }
 
 /** The UI services slash commands from other plugins can reach (`context.ui`), documented in docs/usage.md. */
@@ -58,6 +59,7 @@ export function uiServices(app: UiServicesHost): Record<string, unknown> {
     switchRunner: (runner: AgentRunner) => app.switchRunner(runner),
     setMode: (mode: PermissionMode) => app.setMode(mode),
     submit: (text: string) => app.submitPrompt(text),
+    showRewound: (prompt: string) => app.showRewound(prompt),
     runner: app.runner,
     width: app.width,
     color: app.style.enabled,

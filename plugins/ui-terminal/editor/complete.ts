@@ -46,7 +46,7 @@ export function matchCommands(fragment: string, commands: Array<{ name: string; 
 /** Folders never worth suggesting: dependencies, build output, VCS internals. */
 const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', 'dist', 'build', 'coverage', 'target', '.venv', 'venv', '__pycache__', '.next', '.cache']);
 
-/** The project's files, listed once on first use (in the background) for `@` completion. */
+/** A folder's files (the project's, an added folder's), listed once on first use (in the background) for `@` completion. */
 export class FileIndex {
   private files: string[] | undefined;
   private loading: Promise<string[]> | undefined;
@@ -54,6 +54,8 @@ export class FileIndex {
   constructor(
     private readonly root: string,
     private readonly limit = 20_000,
+    /** Put before each path: the folder's own path for an added folder, whose files complete by full path. */
+    private readonly prefix = '',
   ) {}
 
   /** Paths relative to the root, folders ending in `/`; empty until the first listing is done. */
@@ -80,7 +82,7 @@ export class FileIndex {
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const entry of entries) {
         const full = join(dir, entry.name);
-        const rel = relative(this.root, full).split('\\').join('/');
+        const rel = this.prefix + relative(this.root, full).split('\\').join('/');
         if (entry.isDirectory()) {
           if (SKIP_DIRS.has(entry.name)) continue;
           out.push(rel + '/');

@@ -1,7 +1,8 @@
 import type { Style } from '../terminal/style.js';
 import { truncate, visibleWidth } from '../terminal/width.js';
 import type { TextBuffer } from './buffer.js';
-import { completionContext, matchCommands, matchFiles, type CompletionContext, type FileIndex, type Suggestion } from './complete.js';
+import { completionContext, matchCommands, matchFiles, type CompletionContext, type Suggestion } from './complete.js';
+import type { FileSource } from './file-indexes.js';
 
 const SHOWN = 6;
 
@@ -15,7 +16,7 @@ export class CompletionMenu {
 
   constructor(
     private readonly commands: () => Array<{ name: string; description: string; usage?: string }>,
-    private readonly files: FileIndex,
+    private readonly files: FileSource,
     /** Called when the file list arrives, to redraw with suggestions. */
     private readonly onReady: () => void,
   ) {}
