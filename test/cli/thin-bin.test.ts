@@ -45,7 +45,8 @@ describe('subcommands contributed by plugins', () => {
   });
 
   it('go away with the plugin that contributes them', async () => {
-    const dir = makeProject({ '.assistantrc': 'plugins:\n  - [session-commands, false]\n  - [diagnostics, false]\n' });
+    // `sessions rewind` comes from checkpoints: the group goes only when both plugins that add to it go.
+    const dir = makeProject({ '.assistantrc': 'plugins:\n  - [session-commands, false]\n  - [diagnostics, false]\n  - [checkpoints, false]\n' });
     const help = await runCli(['--trust-project', '--help'], { cwd: dir, env });
     expect(help.stdout).not.toMatch(/^ {2}(sessions|doctor|plugins)\b/m);
     expect(help.stdout).toMatch(/^ {2}config\b/m);
