@@ -13,20 +13,36 @@ export interface LeaseLoss {
   where: string;
 }
 
+/** A running watch: stop it, or look now (before a prompt) rather than wait for the next poll. */
+export interface LeaseWatch {
+  /** Stops watching; `onLost` is not called afterwards. */
+  stop(): void;
+  /**
+   * Looks at the lease now: the loss (reported to `onLost` too, once) when the session moved,
+   * including a take-over that came and went since the last poll. Undefined while it is still ours.
+   * Call it after a run as well: a new session's lease is claimed by its first write, and a lease
+   * seen held is what later looks compare with.
+   */
+  check(): Promise<LeaseLoss | undefined>;
+}
+
 const isThisProcess = (owner: SessionOwner | undefined) => owner?.pid === process.pid && owner.host === hostname();
 
 /**
  * Watches the lease of the kernel's open session (whichever session is open at each look) and calls
  * `onLost` once when another surface took it, or took it and already let it go (`--take-over`, then
- * done): the session's last `resume` record then names who. Stores without `holder()` are not
- * watched. Returns the function that stops watching.
+ * done): the session's last `resume` record then names who. The first look is at once, so a session
+ * held when the watch starts is known to be ours. Stores without `holder()` are not watched.
  */
-export function watchLease(kernel: Kernel, onLost: (loss: LeaseLoss) => void, options: { intervalMs?: number } = {}): () => void {
+export function watchLease(kernel: Kernel, onLost: (loss: LeaseLoss) => void, options: { intervalMs?: number } = {}): LeaseWatch {
   const every = options.intervalMs ?? 500;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let lost: LeaseLoss | undefined;
   /** The session whose lease this surface was last seen holding. */
   let held: string | undefined;
+  /** One look at a time: a poll and a `check()` share it. */
+  let looking: Promise<LeaseLoss | undefined> | undefined;
 
   const look = async (): Promise<LeaseLoss | undefined> => {
     const id = kernel.session?.info.id;
@@ -47,29 +63,40 @@ export function watchLease(kernel: Kernel, onLost: (loss: LeaseLoss) => void, op
     return { sessionId: id, owner, where: owner ? describeOwner(owner) : 'another surface' };
   };
 
-  const tick = () => {
+  const check = async (): Promise<LeaseLoss | undefined> => {
+    if (lost || stopped) return lost;
+    looking ??= look().finally(() => (looking = undefined));
+    let loss: LeaseLoss | undefined;
+    try {
+      loss = await looking;
+    } catch {
+      // A store that cannot answer now (Redis down) is asked again; the fenced writes still protect the session.
+      return undefined;
+    }
+    if (loss && !lost && !stopped) {
+      lost = loss;
+      clearTimeout(timer);
+      onLost(loss);
+    }
+    return lost;
+  };
+
+  const tick = (delay: number) => {
     timer = setTimeout(async () => {
-      let loss: LeaseLoss | undefined;
-      try {
-        loss = await look();
-      } catch {
-        // A store that cannot answer now (Redis down) is asked again; the fenced writes still protect the session.
-      }
-      if (stopped) return;
-      if (loss) {
-        stopped = true;
-        onLost(loss);
-      } else tick();
-    }, every);
+      if (!(await check()) && !stopped) tick(every);
+    }, delay);
     timer.unref();
   };
   try {
-    if (kernel.store().holder) tick();
+    if (kernel.store().holder) tick(0);
   } catch {
     // No store selected (persistence.store: none): nothing to lose.
   }
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+    check,
   };
 }
