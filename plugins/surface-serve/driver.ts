@@ -82,7 +82,11 @@ class KernelSession implements ServedSession {
       },
     });
     this.opened = [...this.driver.runner.session.messages];
-    this.lease = watchLease(this.kernel, (loss) => this.markLost(loss.where, `session ${loss.sessionId.slice(0, 8)} continued in ${loss.where}`), { intervalMs: this.leaseCheckMs });
+    this.lease = watchLease(this.kernel, (loss) => this.markLost(loss.where, `session ${loss.sessionId.slice(0, 8)} continued in ${loss.where}`), {
+      intervalMs: this.leaseCheckMs,
+      // Idle between prompts: now and then the stored history is compared too (see LeaseWatchOptions).
+      compareHistoryEvery: 10,
+    });
   }
 
   /** A batch of approvals for the web clients; an interrupt (the signal) denies what still waits. */
