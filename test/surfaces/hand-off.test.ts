@@ -1,14 +1,13 @@
 // One session moving across every surface (UC4): the terminal UI in tmux, the web server, the
 // terminal again, an editor over ACP, and a headless run. All real parts: the built CLI, `assistant
 // serve` over HTTP, `assistant acp` with the ACP SDK's client, the jsonl store, the fake LLM server.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitProject, sharedFakeLlm } from '../e2e/support.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv } from '../support/project.js';
+import { conversationOf, storedLines } from '../support/stored-session.js';
 import { call, readEvents, startServe, type Served } from '../serve/support.js';
 import { TmuxTerminal, tmuxAvailable } from '../ui/tmux.js';
 import { startEditor, type Editor } from './acp-support.js';
@@ -29,16 +28,6 @@ const SCRIPT = {
   fallback: { text: 'UNEXPECTED REQUEST' },
 };
 
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-type Line = { e: { type: string; message?: { role: string; content: Array<{ type: string; text?: string }> }; owner?: { kind?: string } } };
-const textOf = (line: Line) => line.e.message?.content.map((p) => p.text ?? '').join('') ?? '';
 const host = hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.skipIf(!hasTmux)('hand-off across surfaces', () => {
@@ -110,10 +99,8 @@ describe.skipIf(!hasTmux)('hand-off across surfaces', () => {
     });
 
     // Every prompt and answer is stored once, in order; the model saw the whole history each time.
-    const file = filesUnder(env.ASSISTANT_DATA_DIR!).find((f) => f.endsWith(`${id}.jsonl`))!;
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
-    const messages = lines.filter((l) => l.e.type === 'message' && ['user', 'assistant'].includes(l.e.message!.role)).map(textOf);
-    expect(messages).toEqual(TURNS.flatMap((n) => [`${n} prompt`, `${n} answer`]));
+    const lines = storedLines(env.ASSISTANT_DATA_DIR!, id);
+    expect(conversationOf(lines)).toEqual(TURNS.flatMap((n) => [`${n} prompt`, `${n} answer`]));
     expect(lines.filter((l) => l.e.type === 'session_start')).toHaveLength(1);
     expect(lines.filter((l) => l.e.type === 'resume').map((l) => l.e.owner?.kind)).toEqual(['serve', 'terminal', 'acp', 'headless']);
     const last = JSON.stringify(llm.server.requests.at(-1)!.body);
