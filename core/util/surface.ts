@@ -59,7 +59,5 @@ export function describeOwner(owner: Pick<SessionOwner, 'kind' | 'label' | 'host
  */
 export function describeHolder(owner: Pick<SessionOwner, 'kind' | 'label' | 'surface' | 'pid' | 'since'>): string {
   const front = owner.kind ? `${owner.kind}${owner.label ? ` (${owner.label})` : ''} at ` : '';
-  // A surface without a terminal already ends in its pid (see currentOwner): said once, with the time.
-  const who = String(owner.surface).replace(/ \(pid \d+\)$/, '');
-  return printable(`${front}${who} (pid ${owner.pid}, since ${new Date(owner.since).toLocaleString()})`);
+  return printable(`${front}${owner.surface} (pid ${owner.pid}, since ${new Date(owner.since).toLocaleString()})`);
 }
