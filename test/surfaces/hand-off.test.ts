@@ -22,7 +22,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const TURNS = ['first', 'second', 'third', 'fourth', 'fifth'];
+const TURNS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
 const SCRIPT = {
   turns: TURNS.map((n) => ({ name: n, when: { userText: `${n} prompt` }, reply: { text: `${n} answer` } })),
   fallback: { text: 'UNEXPECTED REQUEST' },
@@ -31,7 +31,7 @@ const SCRIPT = {
 const host = hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.skipIf(!hasTmux)('hand-off across surfaces', () => {
-  it('terminal → web → terminal → editor (ACP) → headless: each losing surface says where the session went, and every event is stored once', async () => {
+  it('terminal → web → terminal → editor (ACP) → headless → editor: each losing surface says where the session went, and every event is stored once', async () => {
     llm.script(SCRIPT);
     const dir = gitProject({ 'README.md': '# demo\n' });
     const env = isolatedEnv({ ANTHROPIC_BASE_URL: llm.server.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key', ASSISTANT_SERVE_LEASE_CHECK_MS: '200' });
@@ -97,14 +97,17 @@ describe.skipIf(!hasTmux)('hand-off across surfaces', () => {
     await expect(editor.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'not sent' }] })).rejects.toMatchObject({
       message: expect.stringMatching(new RegExp(`ASSISTANT_ACP_LEASE_LOST: session ${id.slice(0, 8)} continued in headless on host ${host} \\(pid \\d+\\)`)),
     });
+    // The editor loads it again (the headless run is done) and carries on.
+    await editor.agent.request('session/load', { sessionId: id, cwd: dir, mcpServers: [] });
+    expect((await editor.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'sixth prompt' }] })).stopReason).toBe('end_turn');
 
     // Every prompt and answer is stored once, in order; the model saw the whole history each time.
     const lines = storedLines(env.ASSISTANT_DATA_DIR!, id);
     expect(conversationOf(lines)).toEqual(TURNS.flatMap((n) => [`${n} prompt`, `${n} answer`]));
     expect(lines.filter((l) => l.e.type === 'session_start')).toHaveLength(1);
-    expect(lines.filter((l) => l.e.type === 'resume').map((l) => l.e.owner?.kind)).toEqual(['serve', 'terminal', 'acp', 'headless']);
+    expect(lines.filter((l) => l.e.type === 'resume').map((l) => l.e.owner?.kind)).toEqual(['serve', 'terminal', 'acp', 'headless', 'acp']);
     const last = JSON.stringify(llm.server.requests.at(-1)!.body);
-    for (const n of TURNS.slice(0, 4)) expect(last).toContain(`${n} answer`);
+    for (const n of TURNS.slice(0, 5)) expect(last).toContain(`${n} answer`);
     expect(JSON.stringify(llm.server.requests.map((r) => r.body))).not.toContain('not sent');
   }, 240_000);
 });
