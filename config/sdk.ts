@@ -9,7 +9,7 @@ import { createKernel } from '../core/kernel/kernel.js';
 import type { Kernel, Plugin } from '../core/kernel/kernel-types.js';
 import { AssistantError } from '../core/kernel/errors.js';
 import type { LogLevel } from '../core/kernel/logger.js';
-import { startDrivenSession, type SessionDriver, type StreamJsonEvent } from '../core/kits/agent/index.js';
+import { setSurface, startDrivenSession, type SessionDriver, type StreamJsonEvent } from '../core/kits/agent/index.js';
 import type { AssistantConfig, PluginEntry } from '../core/types/config.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../core/types/permission.js';
 import { flagsLayer } from './flags-layer.js';
@@ -134,6 +134,8 @@ export function query({ prompt, cwd, options = {} }: QueryParams): Query {
   if (options.signal?.aborted) interrupt();
 
   async function* events(): AsyncGenerator<StreamJsonEvent, void, undefined> {
+    // The session's lease names the script's process as the SDK's: "sdk on host ... (pid N)".
+    setSurface('sdk');
     const kernel = await openKernel(resolve(cwd ?? process.cwd()), options);
     let failed = false;
     try {

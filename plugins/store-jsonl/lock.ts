@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionError, type SessionOwner } from '../../core/index.js';
-import { ensurePrivateDir, ownerAlive, processStartTicks, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
+import { describeHolder, ensurePrivateDir, ownerAlive, processStartTicks, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
 
 /** What a lock file holds: who writes the session, and a token only that writer knows. */
 export interface LockRecord extends SessionOwner {
@@ -24,10 +24,9 @@ export async function readLock(path: string): Promise<LockRecord | undefined> {
 }
 
 function inUse(sessionId: string, holder: LockRecord): SessionError {
-  const since = new Date(holder.since).toLocaleString();
   return new SessionError(
     'ASSISTANT_SESSION_IN_USE',
-    `session ${sessionId.slice(0, 8)} is in use on ${holder.surface} (pid ${holder.pid}, since ${since}); close it there, or pass --take-over to take it over`,
+    `session ${sessionId.slice(0, 8)} is in use on ${describeHolder(holder)}; close it there, or pass --take-over to take it over`,
     { plugin: 'store-jsonl' },
   );
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SessionError, type SessionOwner } from '../../core/index.js';
-import { ownerAlive, processStartTicks } from '../../core/kits/store/index.js';
+import { describeHolder, ownerAlive, processStartTicks } from '../../core/kits/store/index.js';
 
 /** Renews the lease only while it still holds our value. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -39,7 +39,7 @@ export const parseLease = (raw: string | null): LeaseValue | undefined => {
 };
 
 export function inUseError(sessionId: string, holder: LeaseValue | undefined): SessionError {
-  const where = holder ? `${holder.surface} (pid ${holder.pid}, since ${new Date(holder.since).toLocaleString()})` : 'another surface';
+  const where = holder ? describeHolder(holder) : 'another surface';
   return new SessionError('ASSISTANT_SESSION_IN_USE', `session ${sessionId.slice(0, 8)} is in use on ${where}; close it there, or pass --take-over to take it over`, {
     plugin: 'store-redis',
   });

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { definePlugin, PACKAGE_NAME, type Kernel, type LogLevel } from '../../core/index.js';
 import { SURFACE_ACP_ERRORS } from './errors.js';
+import { setSurface } from '../../core/kits/agent/index.js';
 import { acpAgent } from './server.js';
 
 const VERSION = '0.1.0';
@@ -33,6 +34,7 @@ function claimStdout(): { output: WritableStream<Uint8Array>; release(): void } 
 
 /** Serves the Agent Client Protocol on stdin/stdout until the editor closes the connection. */
 async function serveStdio(kernel: Kernel): Promise<number> {
+  setSurface('acp');
   const logLevel = (process.env.ASSISTANT_LOG_LEVEL as LogLevel | undefined) ?? 'warn';
   const agent = acpAgent(kernel, { name: 'assistant', version: packageVersion() }, logLevel);
   const stdout = claimStdout();

@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Kernel, LogLevel } from '../../core/index.js';
+import { setSurface } from '../../core/kits/agent/index.js';
 import { checkCwd, openAcpSession, type AcpSession, type ConnectionScope } from './session.js';
 
 /** The agent's name and version as the editor shows them. */
@@ -48,6 +49,8 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
     })
     .onRequest('initialize', ({ params }) => {
       capabilities = params.clientCapabilities;
+      // Leases taken from now on name the editor: "acp (Zed) on host ..." in the terminal that is refused.
+      if (typeof params.clientInfo?.name === 'string') setSurface('acp', params.clientInfo.name);
       return {
         protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
         agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { close: {} } },
@@ -64,7 +67,14 @@ export function acpAgent(outer: Kernel, info: AgentInfo, logLevel: LogLevel) {
     })
     .onRequest('session/load', async ({ params }) => {
       checkCwd(params.cwd, outer.projectRoot);
-      const session = sessions.get(params.sessionId) ?? (await open(params.sessionId));
+      let session = sessions.get(params.sessionId);
+      // A session another surface took: loading it again claims it afresh (refused while held there).
+      if (session?.lostTo) {
+        sessions.delete(params.sessionId);
+        await session.close();
+        session = undefined;
+      }
+      session ??= await open(params.sessionId);
       await session.replay();
       return { modes: session.modes() };
     })

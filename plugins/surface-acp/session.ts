@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { createKernel, isInside, realPath, type Kernel, type LogLevel } from '../../core/index.js';
-import { startDrivenSession, type SessionDriver } from '../../core/kits/agent/index.js';
+import { isInside, realPath, type Kernel, type LogLevel } from '../../core/index.js';
+import { kernelForSurface, startDrivenSession, watchLease, type LeaseLoss, type SessionDriver } from '../../core/kits/agent/index.js';
 import { clientFilesFor, clientFilesPlugin } from './client-files.js';
 import { eventMapper, historyUpdates } from './events.js';
 import { askEditor } from './permission.js';
@@ -23,6 +23,8 @@ export interface ConnectionScope {
 export interface AcpSession {
   readonly id: string;
   readonly driver: SessionDriver;
+  /** Where the session went when another surface took it over; undefined while this agent holds it. */
+  readonly lostTo: LeaseLoss | undefined;
   /** Runs a prompt; resolves with the stop reason once every update about it was sent. */
   prompt(blocks: acp.ContentBlock[]): Promise<acp.StopReason>;
   /** Sends the whole history (session/load). */
@@ -51,14 +53,11 @@ export function checkCwd(cwd: string, projectRoot: string): void {
 
 /** Opens a session (new, or `resumeId` from the store) on a fresh kernel with the connection's configuration. */
 export async function openAcpSession(scope: ConnectionScope, resumeId?: string): Promise<AcpSession> {
-  // A kernel of its own: plugins keep per-session state on the kernel (todos, grants), and this one has someone to ask.
+  // A kernel of its own: plugins keep per-session state on the kernel (todos, grants), and this one has someone to ask (the editor).
   let id = '';
   const files = clientFilesFor(scope.client, scope.capabilities, () => id);
-  const kernel = await createKernel({
-    config: scope.outer.resolvedConfig,
-    headless: false,
+  const kernel = await kernelForSurface(scope.outer, {
     logLevel: scope.logLevel,
-    checkSelections: true,
     extraPlugins: files.read || files.write ? [{ plugin: clientFilesPlugin(files), options: {}, source: 'assistant acp', listedIn: 'assistant acp (the editor offers fs)' }] : [],
   });
   try {
@@ -89,6 +88,12 @@ async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: st
   });
   id = driver.sessionId;
   const session = driver.runner.session;
+  // Another surface taking the session stops the running prompt; the next one is refused, naming where it went.
+  let lostTo: LeaseLoss | undefined;
+  const lease = watchLease(kernel, (loss) => {
+    lostTo = loss;
+    driver.interrupt();
+  });
   const startMode = session.mode;
 
   const slash = kernel.commands.listSlash().filter((c) => (c as { plugin?: string }).plugin !== TERMINAL_ONLY);
@@ -112,7 +117,17 @@ async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: st
   return {
     id,
     driver,
+    get lostTo() {
+      return lostTo;
+    },
     async prompt(blocks) {
+      const loss = await lease.check();
+      if (loss)
+        throw new acp.RequestError(
+          -32600,
+          `ASSISTANT_ACP_LEASE_LOST: session ${loss.sessionId.slice(0, 8)} continued in ${loss.where}; this editor no longer sends prompts to it. Load it again (session/load) once it is closed there`,
+          { code: 'ASSISTANT_ACP_LEASE_LOST', where: loss.where },
+        );
       if (driver.runner.busy) throw new acp.RequestError(-32600, 'ASSISTANT_ACP_BUSY: this session is working on a prompt; cancel it first', { code: 'ASSISTANT_ACP_BUSY' });
       const prompt: Prompt = promptText(blocks);
       if (prompt.slash && slash.some((c) => c.name === prompt.slash!.name)) {
@@ -121,6 +136,7 @@ async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: st
         return reason;
       }
       const result = await driver.run(prompt.text);
+      await lease.check(); // a new session's lease is claimed by its first run: known held from now on
       await sent;
       if (result.reason === 'error') throw new acp.RequestError(-32603, `${result.error?.code ?? 'ASSISTANT_INTERNAL'}: ${result.message ?? result.error?.message ?? 'the run failed'}`, { code: result.error?.code });
       return STOP_REASON[result.reason];
@@ -135,6 +151,7 @@ async function startSession(kernel: Kernel, scope: ConnectionScope, resumeId: st
     },
     cancel: () => driver.interrupt(),
     async close() {
+      lease.stop();
       driver.close();
       await sent;
       await kernel.shutdown('done').catch(() => undefined);

@@ -1,18 +1,16 @@
-import { createKernel, isAssistantError, Stage, type Kernel, type Message } from '../../core/index.js';
-import { createRunner, openSessionForRun, streamJsonLine, usageSince, STREAM_JSON_VERSION, type AgentRunner } from '../../core/kits/agent/index.js';
+import { isAssistantError, type ApprovalAnswer, type ApprovalRequest, type Kernel, type Message } from '../../core/index.js';
+import { kernelForSurface, resultLine, startDrivenSession, streamJsonLine, STREAM_JSON_VERSION, watchLease, type LeaseWatch, type SessionDriver } from '../../core/kits/agent/index.js';
 import { PendingApprovals } from './approvals.js';
 import { EventLog } from './event-log.js';
 import { SERVE_ERRORS } from './errors.js';
 import { ServeError } from './http-error.js';
-import type { ApprovalAnswer } from '../../core/index.js';
 
 /**
- * One session driven by the server: its own kernel (so sessions never share a todo list, grants,
- * mode or cost ledger), a runner, the events for its clients, and the approvals they answer.
- * The interface is what a front end needs from an engine; a shared `query()` driver can replace
- * the body later without the HTTP layer noticing.
+ * One session served to web clients: the kit's session driver on a kernel of its own (so sessions
+ * never share a todo list, grants, mode or cost ledger), the events for its clients, the approvals
+ * they answer, and the lease watch that says where the session went when another surface took it.
  */
-export interface SessionDriver {
+export interface ServedSession {
   readonly id: string;
   readonly events: EventLog;
   /** True while a prompt is being worked on. */
@@ -31,8 +29,8 @@ export interface SessionDriver {
   close(): Promise<void>;
 }
 
-/** Which session to drive: a new one, or a stored one by full id (taking it over only when asked). */
-export interface DriverRequest {
+/** Which session to serve: a new one, or a stored one by full id (taking it over only when asked). */
+export interface ServedSessionRequest {
   resume?: string;
   takeOver?: boolean;
   /** How often the lease is checked, so a take-over elsewhere is noticed while idle. */
@@ -42,61 +40,72 @@ export interface DriverRequest {
 const ABORT_REASON = 'the web client interrupted the prompt';
 const busy = () => new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_SESSION_BUSY, 'the session is working on a prompt; interrupt it or wait');
 
-/** Opens (creates, or resumes taking its lease) a session on a fresh kernel built from the server's configuration. */
-export async function openDriver(base: Kernel, request: DriverRequest): Promise<SessionDriver> {
-  const kernel = await createKernel({ config: base.resolvedConfig, headless: false, logLevel: 'warn', logFile: process.env.ASSISTANT_LOG_FILE });
+/** Opens (creates, or resumes taking its lease) a session on a surface kernel made from the server's configuration. */
+export async function openServedSession(base: Kernel, request: ServedSessionRequest): Promise<ServedSession> {
+  const kernel = await kernelForSurface(base);
   try {
-    await kernel.start();
-    const provider = kernel.provider();
-    const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
-    const flags = request.resume ? { resume: request.resume, takeOver: request.takeOver } : {};
-    const session = await openSessionForRun(kernel, flags, defaults, false);
-    kernel.session = session;
-    return new KernelDriver(kernel, createRunner(kernel, session), request.leaseCheckMs ?? 1500);
+    const served = new KernelSession(kernel, request.leaseCheckMs ?? 1500);
+    await served.open(request);
+    return served;
   } catch (error) {
     await kernel.shutdown('error').catch(() => undefined);
     throw error;
   }
 }
 
-class KernelDriver implements SessionDriver {
+class KernelSession implements ServedSession {
   readonly events = new EventLog();
   private readonly approvals = new PendingApprovals(this.events);
-  private readonly opened: readonly Message[];
-  private readonly watch: NodeJS.Timeout | undefined;
+  private driver!: SessionDriver;
+  private lease: LeaseWatch | undefined;
+  private opened: readonly Message[] = [];
   private lost: string | undefined;
   private closed = false;
   /** A prompt is being checked before it starts (so a second one is refused, not run twice). */
   private starting = false;
-  /** The lease's claim time at the last check, and how many checks ran. */
-  private claimedSince: number | undefined;
-  private checks = 0;
-  private checking = false;
 
   constructor(
     private readonly kernel: Kernel,
-    private readonly runner: AgentRunner,
-    leaseCheckMs: number,
-  ) {
-    this.opened = [...runner.session.messages];
-    kernel.hooks.approval.tapPromise({ name: 'surface-serve', stage: Stage.INTERACTIVE }, (items) => this.approvals.ask(items));
-    kernel.hooks.event.tap('surface-serve', (event) => {
-      if (event.sessionId && event.sessionId !== this.id) return;
-      const line = streamJsonLine(event, this.id);
-      if (line) this.events.append('message', line);
-      if (event.type === 'tool_end' && !event.agentId && event.call.name === 'TodoWrite') this.events.append('todos', { todos: this.runner.session.todos });
-      if (event.type === 'turn_end' && !event.agentId) this.events.append('context', this.context());
+    private readonly leaseCheckMs: number,
+  ) {}
+
+  async open(request: ServedSessionRequest): Promise<void> {
+    this.driver = await startDrivenSession(this.kernel, {
+      resume: request.resume,
+      takeOver: request.takeOver,
+      approve: (items, signal) => this.ask(items, signal),
+      onEvent: (event) => {
+        const line = streamJsonLine(event, this.id);
+        if (line) this.events.append('message', line);
+        if (event.type === 'tool_end' && !event.agentId && event.call.name === 'TodoWrite') this.events.append('todos', { todos: this.driver.runner.session.todos });
+        if (event.type === 'turn_end' && !event.agentId) this.events.append('context', this.context());
+      },
     });
-    this.watch = kernel.config.persistence?.store !== 'none' ? setInterval(() => void this.checkLease(), leaseCheckMs) : undefined;
-    this.watch?.unref();
+    this.opened = [...this.driver.runner.session.messages];
+    this.lease = watchLease(this.kernel, (loss) => this.markLost(loss.where, `session ${loss.sessionId.slice(0, 8)} continued in ${loss.where}`), {
+      intervalMs: this.leaseCheckMs,
+      // Idle between prompts: now and then the stored history is compared too (see LeaseWatchOptions).
+      compareHistoryEvery: 10,
+    });
+  }
+
+  /** A batch of approvals for the web clients; an interrupt (the signal) denies what still waits. */
+  private async ask(items: ApprovalRequest[], signal: AbortSignal): Promise<ApprovalAnswer[]> {
+    const deny = () => this.approvals.denyAll(ABORT_REASON);
+    signal.addEventListener('abort', deny, { once: true });
+    try {
+      return await this.approvals.ask(items);
+    } finally {
+      signal.removeEventListener('abort', deny);
+    }
   }
 
   get id(): string {
-    return this.runner.session.info.id;
+    return this.driver.sessionId;
   }
 
   get busy(): boolean {
-    return this.runner.busy;
+    return this.driver.runner.busy;
   }
 
   get lostTo(): string | undefined {
@@ -104,7 +113,7 @@ class KernelDriver implements SessionDriver {
   }
 
   view(): Record<string, unknown> {
-    const session = this.runner.session;
+    const session = this.driver.runner.session;
     // The history at open plus every event since, when the log still holds them all: exact, nothing twice.
     const [messages, after] = this.events.holds(0) ? [this.opened, 0] : [session.messages, this.events.lastId];
     return {
@@ -129,7 +138,8 @@ class KernelDriver implements SessionDriver {
     if (this.starting) throw busy();
     this.starting = true;
     try {
-      await this.checkFresh();
+      // A take-over that came and went since the last poll wrote turns we do not have: look now.
+      await this.lease?.check();
     } finally {
       this.starting = false;
     }
@@ -137,28 +147,17 @@ class KernelDriver implements SessionDriver {
     this.events.append('prompt', { text });
     this.events.append('state', { busy: true });
     const before = this.kernel.budget.totals().usage;
-    const run = this.runner.run(text);
-    void run.then(
-      (result) => {
-        this.events.append('message', {
-          v: STREAM_JSON_VERSION,
-          type: 'result',
-          session_id: this.id,
-          reason: result.reason,
-          is_error: result.reason !== 'completed',
-          text: result.text,
-          turns: result.turns,
-          usage: result.usage,
-          total_usage: usageSince(before, this.kernel.budget.totals().usage),
-          ...(result.message ? { message: result.message } : {}),
-          ...(result.error ? { error_code: result.error.code } : {}),
-        });
-        if (result.error?.code === 'ASSISTANT_SESSION_TAKEN_OVER') this.markLost(result.error.message);
+    void this.driver.run(text).then(
+      async (result) => {
+        // A new session's lease is claimed by its first run: seen now, a take-over before the next poll is caught.
+        await this.lease?.check();
+        this.events.append('message', resultLine(result, this.id, before, this.kernel.budget.totals().usage));
+        if (result.error?.code === 'ASSISTANT_SESSION_TAKEN_OVER') this.markLost(whereIn(result.error.message), result.error.message);
         this.finishRun();
       },
       (error: unknown) => {
         this.events.append('message', { v: STREAM_JSON_VERSION, type: 'notice', session_id: this.id, level: 'error', message: String((error as Error)?.message ?? error), ...(isAssistantError(error) ? { code: error.code } : {}) });
-        if (isAssistantError(error) && error.code === 'ASSISTANT_SESSION_TAKEN_OVER') this.markLost(error.message);
+        if (isAssistantError(error) && error.code === 'ASSISTANT_SESSION_TAKEN_OVER') this.markLost(whereIn(error.message), error.message);
         this.finishRun();
       },
     );
@@ -167,23 +166,12 @@ class KernelDriver implements SessionDriver {
   private checkPromptable(): void {
     if (this.lost) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_LEASE_LOST, `session ${this.id.slice(0, 8)} was taken over by ${this.lost}; attach it with take_over to take it back`);
     if (this.closed) throw new ServeError(409, SERVE_ERRORS.ASSISTANT_SERVE_NOT_ATTACHED, 'the session was closed on this server');
-    if (this.runner.busy) throw busy();
-  }
-
-  /**
-   * A surface that took the session over and gave it back between two lease checks wrote turns we
-   * do not have: the stored history is longer than ours. Then the session is treated as taken over
-   * (attaching again with take_over reloads it), rather than continuing from a stale history.
-   */
-  private async checkFresh(): Promise<void> {
-    if (this.kernel.config.persistence?.store === 'none') return;
-    const stored = await this.kernel.store().load({ kind: 'id', id: this.id, projectRoot: this.kernel.projectRoot });
-    if (stored && stored.messages.length > this.runner.session.messages.length) this.markLost('session in use on another surface (which has since released it); it wrote to the session');
+    if (this.busy) throw busy();
   }
 
   interrupt(): void {
     this.approvals.denyAll(ABORT_REASON);
-    this.runner.abort();
+    this.driver.interrupt();
   }
 
   answer(approvalId: string, answer: ApprovalAnswer): boolean {
@@ -193,8 +181,9 @@ class KernelDriver implements SessionDriver {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.watch) clearInterval(this.watch);
+    this.lease?.stop();
     this.interrupt();
+    this.driver.close();
     await this.kernel.shutdown('done').catch(() => undefined);
   }
 
@@ -203,42 +192,25 @@ class KernelDriver implements SessionDriver {
     this.events.append('state', { busy: false });
   }
 
-  /**
-   * Re-claims the lease (re-entrant for its holder): a live other holder means it was taken over.
-   * A claim newer than ours means it was taken and given back since the last check: then the
-   * stored history says whether the other surface wrote. Now and then that is checked anyway,
-   * for stores that keep one claim across such a gap.
-   */
-  private async checkLease(): Promise<void> {
-    if (this.lost || this.closed || this.checking) return;
-    this.checking = true;
-    try {
-      const { since } = (await this.kernel.store().acquire(this.id)).owner;
-      const reclaimed = this.claimedSince !== undefined && since !== this.claimedSince;
-      this.claimedSince = since;
-      if (reclaimed || (++this.checks % 10 === 0 && !this.runner.busy)) await this.checkFresh();
-    } catch (error) {
-      if (isAssistantError(error) && (error.code === 'ASSISTANT_SESSION_IN_USE' || error.code === 'ASSISTANT_SESSION_TAKEN_OVER')) this.markLost(error.message);
-    } finally {
-      this.checking = false;
-    }
-  }
-
-  private markLost(message: string): void {
+  private markLost(where: string, message: string): void {
     if (this.lost) return;
-    this.lost = /in use on (.+?);/.exec(message)?.[1] ?? /taken over by (.+?);/.exec(message)?.[1] ?? 'another surface';
-    this.events.append('lease_lost', { where: this.lost, message });
-    this.approvals.denyAll(`the session moved to ${this.lost}`);
-    this.runner.abort();
+    this.lost = where;
+    this.lease?.stop();
+    this.events.append('lease_lost', { where, message });
+    this.approvals.denyAll(`the session moved to ${where}`);
+    this.driver.interrupt();
   }
 
   private context(): Record<string, unknown> {
     const totals = this.kernel.budget.totals();
     const latest = this.kernel.budget.latest(undefined);
     const inContext = latest ? latest.usage.inputTokens + latest.usage.cacheReadTokens + latest.usage.cacheWriteTokens : 0;
-    return { usage: this.runner.session.usage, cost_usd: totals.costUsd, unpriced: totals.unpriced, requests: totals.requests, context_tokens: inContext };
+    return { usage: this.driver.runner.session.usage, cost_usd: totals.costUsd, unpriced: totals.unpriced, requests: totals.requests, context_tokens: inContext };
   }
 }
+
+/** Where a store's "taken over" error says the session went. */
+const whereIn = (message: string) => /in use on (.+?);/.exec(message)?.[1] ?? /taken over by (.+?);/.exec(message)?.[1] ?? 'another surface';
 
 /** A message as the web client draws it: text, reasoning, tool calls and results; image bytes and signatures stay on the server. */
 export function forClient(message: Message): Record<string, unknown> {

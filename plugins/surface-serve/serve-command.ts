@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AssistantError, userDirs, type Kernel, type Logger } from '../../core/index.js';
 import { ensurePrivateDir, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/fs/index.js';
+import { setSurface } from '../../core/kits/agent/index.js';
 import { SERVE_ERRORS } from './errors.js';
 import { RequestGuard } from './request-guard.js';
 import { ServedSessions } from './served-sessions.js';
@@ -49,6 +50,8 @@ export async function runServe(kernel: Kernel, flags: ServeFlags, logger: Logger
   await ensurePrivateDir(dir);
   await writeFileAtomic(tokenFile, token + '\n', { mode: PRIVATE_FILE_MODE });
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  // Leases name this server: a terminal refused a session it holds is told "serve (http://...) on host ...".
+  setSurface('serve', origin);
   if (!LOOPBACK.has(host)) process.stderr.write(`warning: serving on ${host}: anyone who can reach ${origin} and has the token controls the agent in ${kernel.projectRoot}\n`);
   process.stdout.write(`assistant serve: listening on ${origin} for ${kernel.projectRoot}\nopen ${origin}/#token=${token}\n(the token is also in ${tokenFile}, readable by you only)\n`);
 

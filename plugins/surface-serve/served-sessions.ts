@@ -1,5 +1,5 @@
 import type { Kernel } from '../../core/index.js';
-import { openDriver, forClient, type SessionDriver } from './driver.js';
+import { openServedSession, forClient, type ServedSession } from './driver.js';
 import { SERVE_ERRORS } from './errors.js';
 import { ServeError } from './http-error.js';
 
@@ -8,7 +8,7 @@ export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 
 /** The sessions this server drives (each with its own kernel and lease), and read-only looks at the others. */
 export class ServedSessions {
-  private readonly drivers = new Map<string, SessionDriver>();
+  private readonly drivers = new Map<string, ServedSession>();
   private opening = 0;
 
   constructor(
@@ -16,12 +16,12 @@ export class ServedSessions {
     private readonly options: { maxSessions: number; leaseCheckMs: number },
   ) {}
 
-  get(id: string): SessionDriver | undefined {
+  get(id: string): ServedSession | undefined {
     return this.drivers.get(id);
   }
 
   /** Starts a new session. */
-  create(): Promise<SessionDriver> {
+  create(): Promise<ServedSession> {
     return this.open(undefined, false);
   }
 
@@ -29,7 +29,7 @@ export class ServedSessions {
    * Drives a stored session here: claims its lease (a live holder elsewhere refuses, with where it
    * is held, unless `takeOver`). Already driven and still held: the same driver.
    */
-  async attach(id: string, takeOver: boolean): Promise<SessionDriver> {
+  async attach(id: string, takeOver: boolean): Promise<ServedSession> {
     const current = this.drivers.get(id);
     if (current && !current.lostTo) return current;
     if (current) {
@@ -40,12 +40,12 @@ export class ServedSessions {
     return this.open(id, takeOver);
   }
 
-  private async open(resume: string | undefined, takeOver: boolean): Promise<SessionDriver> {
+  private async open(resume: string | undefined, takeOver: boolean): Promise<ServedSession> {
     if (this.drivers.size + this.opening >= this.options.maxSessions)
       throw new ServeError(429, SERVE_ERRORS.ASSISTANT_SERVE_TOO_MANY_SESSIONS, `this server drives ${this.options.maxSessions} sessions already; detach one first`);
     this.opening++;
     try {
-      const driver = await openDriver(this.base, { resume, takeOver, leaseCheckMs: this.options.leaseCheckMs });
+      const driver = await openServedSession(this.base, { resume, takeOver, leaseCheckMs: this.options.leaseCheckMs });
       const raced = this.drivers.get(driver.id);
       if (raced) {
         await driver.close();

@@ -8,12 +8,12 @@ import { watchLease, type LeaseLoss } from '../../core/kits/agent/index.js';
  */
 export function watchHandOff(kernel: Kernel, leave: (code: number) => void): { stop(): void; notice(): string | undefined } {
   let loss: LeaseLoss | undefined;
-  const stop = watchLease(kernel, (found) => {
+  const watch = watchLease(kernel, (found) => {
     loss = found;
     leave(1);
   });
   return {
-    stop,
+    stop: watch.stop,
     notice: () =>
       loss &&
       `ASSISTANT_SESSION_TAKEN_OVER: session ${loss.sessionId.slice(0, 8)} continued in ${loss.where}; this terminal stopped taking input.\n` +

@@ -1,13 +1,14 @@
 // Hand-off between surfaces on one session (UC4): a terminal UI in tmux, a headless run that takes
 // the session over, and a terminal that resumes it again. All real parts: the built CLI, the
 // Anthropic SDK against the fake LLM server, the jsonl store.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitProject, sharedFakeLlm } from '../e2e/support.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv } from '../support/project.js';
+import { conversationOf, storedLines } from '../support/stored-session.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const hasTmux = tmuxAvailable();
@@ -25,17 +26,6 @@ const SCRIPT = {
   ],
   fallback: { text: 'UNEXPECTED REQUEST' },
 };
-
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-type Line = { e: { type: string; message?: { role: string; content: Array<{ type: string; text?: string }> }; owner?: { kind?: string } } };
-const textOf = (line: Line) => line.e.message?.content.map((p) => p.text ?? '').join('') ?? '';
 
 /** A project, its environment, and a terminal UI in it that has sent `prompt` and shows `waitFor`. */
 async function terminalAfter(prompt: string, waitFor: string) {
@@ -86,10 +76,8 @@ describe.skipIf(!hasTmux)('hand-off between surfaces', () => {
     await again.waitFor('[exit 0]', { inHistory: true });
 
     // Each prompt and answer is stored exactly once, in order; the model saw the whole history each time.
-    const file = filesUnder(env.ASSISTANT_DATA_DIR!).find((f) => f.endsWith(`${id}.jsonl`))!;
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
-    const messages = lines.filter((l) => l.e.type === 'message' && ['user', 'assistant'].includes(l.e.message!.role)).map(textOf);
-    expect(messages).toEqual(['first prompt', 'first answer', 'second prompt', 'second answer', 'third prompt', 'third answer']);
+    const lines = storedLines(env.ASSISTANT_DATA_DIR!, id);
+    expect(conversationOf(lines)).toEqual(['first prompt', 'first answer', 'second prompt', 'second answer', 'third prompt', 'third answer']);
     expect(lines.filter((l) => l.e.type === 'session_start')).toHaveLength(1);
     expect(lines.filter((l) => l.e.type === 'resume').map((l) => l.e.owner?.kind)).toEqual(['headless', 'terminal']);
     const last = llm.server.requests.at(-1)!;
@@ -115,7 +103,6 @@ describe.skipIf(!hasTmux)('hand-off between surfaces', () => {
     const later = await runCli(['-p', '--resume', id, 'third prompt'], { cwd: dir, env });
     expect(later.code).toBe(0);
     expect(later.stderr).not.toMatch(/waited for the user's approval/);
-    const file = filesUnder(env.ASSISTANT_DATA_DIR!).find((f) => f.endsWith(`${id}.jsonl`))!;
-    expect(readFileSync(file, 'utf8').match(/waited for the user's approval/g)).toHaveLength(1);
+    expect(JSON.stringify(storedLines(env.ASSISTANT_DATA_DIR!, id)).match(/waited for the user's approval/g)).toHaveLength(1);
   });
 });

@@ -14,7 +14,8 @@ export { openSessionForRun, resolveSessionId, type SessionFlags } from './sessio
 export { attachOutput, streamJsonLine, resultLine, usageSince, STREAM_JSON_VERSION, type OutputFormat, type StreamJsonEvent } from './headless-output.js';
 // Surfaces other than the terminal (SDK, editors, web): prompts in, typed events out, approvals to a callback.
 export { createSessionDriver, startDrivenSession, type SessionDriver, type SessionDriverOptions, type DrivenSessionOptions, type ApprovalHandler } from './session-driver.js';
+export { kernelForSurface, type SurfaceKernelOptions } from './surface-kernel.js';
 export { refuseMistypedCommand } from './mistyped-command.js';
 // Hand-off between surfaces: which front end this process is (the lease records it), and noticing a session moved away.
 export { setSurface, describeOwner } from '../../util/surface.js';
-export { watchLease, type LeaseLoss } from './lease-watch.js';
+export { watchLease, type LeaseLoss, type LeaseWatch, type LeaseWatchOptions } from './lease-watch.js';

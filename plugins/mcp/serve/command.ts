@@ -1,4 +1,5 @@
-import { createKernel, type CliCommand, type Kernel, type Logger, type ResolvedConfig } from '../../../core/index.js';
+import type { CliCommand, Kernel, Logger, ResolvedConfig } from '../../../core/index.js';
+import { kernelForSurface, setSurface } from '../../../core/kits/agent/index.js';
 import { serveTools } from './server.js';
 
 /**
@@ -12,16 +13,18 @@ function servedConfig(config: ResolvedConfig): ResolvedConfig {
 }
 
 /**
- * `assistant mcp serve`: the CLI's kernel is headless (stdin is the client's pipe), so the tools are
- * served from a second kernel on the same configuration that is not: its `ask` decisions reach the
- * `approval` hook, where the server asks the client's user (elicitation) or denies with the rule to add.
+ * `assistant mcp serve`: the tools are served from a surface's kernel (kernelForSurface: not
+ * headless, though stdin is the client's pipe), so its `ask` decisions reach the `approval` hook,
+ * where the server asks the client's user (elicitation) or denies with the rule to add.
  */
 export function serveCommand(deps: { kernel: Kernel; logger: Logger; version: string }): CliCommand {
   return {
     name: 'serve',
     description: 'offer the built-in tools to another agent as an MCP server on stdin/stdout (every call through the permission engine and sandbox)',
     action: async () => {
-      const served = await createKernel({ config: servedConfig(deps.kernel.resolvedConfig), headless: false, logLevel: deps.kernel.logger.level, logFile: process.env.ASSISTANT_LOG_FILE });
+      setSurface('mcp');
+      // No model is needed to serve tools: a missing provider key must not stop it.
+      const served = await kernelForSurface(deps.kernel, { config: servedConfig(deps.kernel.resolvedConfig), checkSelections: false });
       try {
         await served.start();
         await serveTools({ kernel: served, mode: served.config.permissions?.mode ?? 'default', logger: deps.logger, version: deps.version });
