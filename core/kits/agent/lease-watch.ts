@@ -77,7 +77,7 @@ export function watchLease(kernel: Kernel, onLost: (loss: LeaseLoss) => void, op
       if (!compareHistory) return undefined;
       // A store may hand a released lease back to its old holder on its next renewal (Redis does),
       // so a take-over that came and went can leave the lease "ours": the stored history says.
-      const stored = await kernel.hooks.loadSession.promise({ kind: 'id', id, projectRoot: kernel.projectRoot });
+      const stored = await kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
       if (!stored || stored.messages.length <= session.messages.length) return undefined;
       const opener = isThisProcess(stored.info.openedBy) ? undefined : stored.info.openedBy;
       return { sessionId: id, owner: opener, where: opener ? describeOwner(opener) : 'another surface (which has since released it)' };
