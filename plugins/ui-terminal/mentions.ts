@@ -7,6 +7,8 @@ import { addedDirectoriesOf } from '../../core/kits/fs/index.js';
 /** `@path` words: after a space or at the start; `\ ` escapes a space in a path. */
 const MENTION = /(?:^|\s)@((?:\\ |[^\s@])+)/;
 const TRAILING = /[.,;:!?)\]}'"]+$/;
+/** `@server:scheme://…` names an MCP server's resource (the mcp plugin attaches those), not a file. */
+const RESOURCE = /^[A-Za-z0-9_-]+:[A-Za-z][\w+.-]*:\/\//;
 const DIRECTORY_ENTRIES = 200;
 
 /** True when the text has something that looks like an `@path` mention. */
@@ -21,7 +23,7 @@ export function mentionedPaths(text: string): string[] {
     let path = m[1]!.replace(/\\ /g, ' ');
     // "see @src/a.ts." ends a sentence, not the file name, unless a file has that exact name.
     if (TRAILING.test(path)) path = path.replace(TRAILING, '') || path;
-    if (path) found.add(path);
+    if (path && !RESOURCE.test(path)) found.add(path);
   }
   return [...found];
 }

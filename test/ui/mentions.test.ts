@@ -26,6 +26,8 @@ async function send(kernel: Kernel, message: UserMessage) {
 describe('@ mentions', () => {
   it('finds mentioned paths, leaving sentence punctuation and escaped spaces right', () => {
     expect(mentionedPaths('see @src/a.ts, then @docs/My\\ Notes.md. Mail me@x.org')).toEqual(['src/a.ts', 'docs/My Notes.md']);
+    // An MCP resource (`@server:scheme://…`) is the mcp plugin's to attach, never a missing file.
+    expect(mentionedPaths('read @everything:demo://nothing/here and @src/a.ts')).toEqual(['src/a.ts']);
   });
 
   it('attaches a file and lists a folder, after the prompt', async () => {
