@@ -1,5 +1,5 @@
 // Build step: compiles the JSON schemas every start validates (the core config schema and the
-// built-in plugins' options) into standalone ajv validators under dist/schemas, beside the code
+// built-in plugins' and providers' options) into standalone ajv validators under dist/schemas, beside the code
 // they belong to. A start then needs neither ajv's compiler nor any code from a user-writable
 // cache. Schemas not found here (third-party plugins, changed schemas) are compiled in memory.
 import { mkdirSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -16,8 +16,10 @@ const schemas = [coreConfigSchema];
 for (const name of readdirSync(join(dist, 'plugins'))) {
   const entry = join(dist, 'plugins', name, 'index.js');
   if (!existsSync(entry)) continue;
-  const plugin = (await import(pathToFileURL(entry).href)).default;
-  if (plugin?.optionsSchema) schemas.push(plugin.optionsSchema);
+  const mod = await import(pathToFileURL(entry).href);
+  if (mod.default?.optionsSchema) schemas.push(mod.default.optionsSchema);
+  // A provider validates its `provider:` options against a schema of its own when it is chosen.
+  if (mod.providerOptions) schemas.push(mod.providerOptions);
 }
 
 const out = join(dist, 'schemas');
