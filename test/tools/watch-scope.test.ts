@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel } from '../../dist/core/index.js';
 import { ReadState } from '../../dist/plugins/tools-fs/read-state.js';
 import { makeProject } from '../support/project.js';
+import { pollUntil } from '../support/wait.js';
 import { kernelFor, runOne, text } from './helpers.js';
 
 let kernel: Kernel | undefined;
@@ -15,12 +16,9 @@ afterEach(async () => {
   kernel = undefined;
 });
 
+/** Polls until `check` holds (test/support/wait.ts), failing with what was awaited. */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 750; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  expect(await pollUntil(check), `waiting for ${what}`).toBe(true);
 }
 
 const context = { sessionId: 's', agentId: 'a' } as never;
