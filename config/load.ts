@@ -110,7 +110,9 @@ async function searchUp(from: string): Promise<string | undefined> {
       if (!existsSync(file) || !statSync(file).isFile()) continue;
       if (name !== 'package.json' || packageHasConfig(file)) return file;
     }
-    if (dirname(dir) === dir) return undefined;
+    // The repository's root is as far as a project goes: a config in a folder above it (a shared
+    // temp or home folder) is not this project's, and the rest of the walk is wasted stat calls.
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return undefined;
   }
 }
 

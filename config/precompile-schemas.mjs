@@ -1,8 +1,9 @@
 // Build step: compiles the JSON schemas every start validates (the core config schema and the
-// built-in plugins' options) into standalone ajv validators under dist/schemas, beside the code
+// built-in plugins' and providers' options) into standalone ajv validators under dist/schemas, beside the code
 // they belong to. A start then needs neither ajv's compiler nor any code from a user-writable
 // cache. Schemas not found here (third-party plugins, changed schemas) are compiled in memory.
-import { mkdirSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,8 +17,27 @@ const schemas = [coreConfigSchema];
 for (const name of readdirSync(join(dist, 'plugins'))) {
   const entry = join(dist, 'plugins', name, 'index.js');
   if (!existsSync(entry)) continue;
-  const plugin = (await import(pathToFileURL(entry).href)).default;
-  if (plugin?.optionsSchema) schemas.push(plugin.optionsSchema);
+  const mod = await import(pathToFileURL(entry).href);
+  if (mod.default?.optionsSchema) schemas.push(mod.default.optionsSchema);
+  // A provider validates its `provider:` options against a schema of its own when it is chosen.
+  if (mod.providerOptions) schemas.push(mod.providerOptions);
+}
+
+// The built-in tools' input schemas, as the default preset registers them: each call validates its
+// input, and compiling the first one at run time cost ~100 ms of ajv (a tool whose schema differs
+// at run time is compiled in memory as before).
+{
+  const home = mkdtempSync(join(tmpdir(), 'assistant-precompile-'));
+  Object.assign(process.env, { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') });
+  try {
+    const { loadConfig } = await import(pathToFileURL(join(dist, 'config/load.js')).href);
+    const { createKernel } = await import(pathToFileURL(join(dist, 'core/kernel/kernel.js')).href);
+    const kernel = await createKernel({ config: await loadConfig({ cwd: home, noUserConfig: true }), headless: true });
+    for (const tool of kernel.tools.list()) schemas.push(tool.inputSchema);
+    await kernel.shutdown();
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }
 
 const out = join(dist, 'schemas');

@@ -2,7 +2,8 @@
  * The main entry of assistant: what every plugin needs (definePlugin, stages, errors, result and
  * path helpers, the types) and `createKernel` for embedders. Helpers for particular kinds of plugin
  * sit behind their own subpath exports: `<pkg>/kits/provider`, `/kits/store`, `/kits/context`,
- * `/kits/metrics`, `/kits/agent`, `/kits/trust`, and the test kit at `<pkg>/testing`.
+ * `/kits/metrics`, `/kits/agent`, `/kits/trust`, `/kits/tool` (tool worker modules), and the test
+ * kit at `<pkg>/testing`.
  */
 export { definePlugin } from './kernel/define-plugin.js';
 export { createKernel, type KernelOptions } from './kernel/kernel.js';

@@ -6,7 +6,11 @@ import type { PortMessage, WorkerPayload } from './worker.js';
 
 /** How the worker pool is sized. */
 export interface PoolOptions {
-  /** Most worker threads; tools mostly wait on I/O, so more than the cores. Default max(4, cores). */
+  /**
+   * Most worker threads. Default: the cores, at least 2 and at most 4. A thread costs its start-up
+   * (its tool's module graph) and memory, so a small task's eight parallel Reads share two threads
+   * instead of starting four; piscina starts a thread only while work is queued and none is free.
+   */
   maxThreads?: number;
   /** An idle worker exits after this long. Default 30 s. */
   idleTimeoutMs?: number;
@@ -73,7 +77,7 @@ export class ToolPool {
   // chat with no file access) does not pay for loading it.
   private ensure(): Promise<Piscina> {
     this.pool ??= import('piscina').then(({ Piscina }) => {
-      const maxThreads = this.options.maxThreads ?? Math.max(4, availableParallelism());
+      const maxThreads = this.options.maxThreads ?? defaultMaxThreads();
       return (this.created = new Piscina({
         filename: new URL('./worker.js', import.meta.url).href,
         minThreads: 1,
@@ -86,6 +90,11 @@ export class ToolPool {
     });
     return this.pool;
   }
+}
+
+/** The default pool size: the cores, at least 2 (one slow tool never blocks the rest), at most 4. */
+export function defaultMaxThreads(): number {
+  return Math.min(4, Math.max(2, availableParallelism()));
 }
 
 /** Kills a process group (its leader's pid) without caring whether it is still alive. */

@@ -7,15 +7,28 @@ interface Entry {
   result: ToolResult;
 }
 
+/** Taken when a call starts: the change count then, and whether watches already covered what it reads. */
+export interface CacheMark {
+  generation: number;
+  watched: boolean;
+}
+
+/** How many call keys are remembered as seen once (a call is watched for from its second time). */
+const SEEN_KEYS = 500;
+
 /**
  * Results of read-only calls (Glob, Grep, ...) for tools that declare a `cache` policy, keyed by
  * input. An entry is dropped when a file under what it read changes, by our own write (at once)
- * or by anyone else (through the watcher), and results are served only while the watcher is ready.
+ * or by anyone else (through the watcher). What a call read is watched only from the call's second
+ * time (a one-off search over the project never pays for watching it), and its result is kept only
+ * when that watch was ready before the call started, so no change can slip between read and watch.
  */
 export class ResultCache {
   private readonly caches = new Map<string, LRUCache<string, Entry>>();
   /** Bumped on every change, so a result computed while files changed is not kept. */
   private generation = 0;
+  /** Keys of calls made once, so a repeat can start watching what they read. */
+  private readonly seen = new LRUCache<string, true>({ max: SEEN_KEYS });
 
   constructor(private readonly files: ProjectFiles) {
     files.onChange((paths) => this.invalidate(paths));
@@ -27,22 +40,30 @@ export class ResultCache {
   }
 
   get(definition: ToolDefinition<any>, key: string): ToolResult | undefined {
-    if (!this.files.watch()) return undefined;
     const entry = this.caches.get(definition.name)?.get(key);
-    return entry ? structuredClone(entry.result) : undefined;
+    return entry && this.files.watching(entry.reads) ? structuredClone(entry.result) : undefined;
   }
 
-  /** A mark to pass to `set`: taken when the call starts. */
-  mark(): number {
-    return this.generation;
+  /**
+   * A mark to pass to `set`, taken when the call starts. A call seen before (same tool and key)
+   * starts the watches of what it reads, so a later repeat can be kept.
+   */
+  mark(definition: ToolDefinition<any>, key: string | undefined, locks: LockSet): CacheMark {
+    const cacheable = key !== undefined && cacheableReads(this.files, locks);
+    const seenKey = `${definition.name}\0${key}`;
+    let watched = false;
+    if (cacheable) {
+      if (this.seen.has(seenKey)) watched = this.files.watch(locks.reads);
+      else this.seen.set(seenKey, true);
+    }
+    return { generation: this.generation, watched };
   }
 
   /** Keeps a successful result of a call that writes nothing, reads only watched paths, and saw no change while it ran. */
-  set(definition: ToolDefinition<any>, key: string, locks: LockSet, result: ToolResult, mark: number): void {
+  set(definition: ToolDefinition<any>, key: string, locks: LockSet, result: ToolResult, mark: CacheMark): void {
     const policy = definition.cache;
-    if (!policy || mark !== this.generation || result.isError || locks.writes.length || !locks.reads.length) return;
-    if (locks.reads.some((path) => path === '*' || !this.files.watches(path))) return;
-    if (!this.files.watch()) return;
+    if (!policy || !mark.watched || mark.generation !== this.generation || result.isError || !cacheableReads(this.files, locks)) return;
+    if (!this.files.watching(locks.reads)) return;
     let cache = this.caches.get(definition.name);
     if (!cache) {
       cache = new LRUCache<string, Entry>({ max: policy.max, ttl: policy.ttlMs });
@@ -62,4 +83,9 @@ export class ResultCache {
       for (const [key, entry] of cache.entries())
         if (entry.reads.some((read) => paths.some((changed) => resourcesOverlap(read, changed)))) cache.delete(key);
   }
+}
+
+/** A call whose result may be kept: it writes nothing and reads only paths the watcher can report on. */
+function cacheableReads(files: ProjectFiles, locks: LockSet): boolean {
+  return !locks.writes.length && locks.reads.length > 0 && locks.reads.every((path) => path !== '*' && files.watches(path));
 }

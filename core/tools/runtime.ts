@@ -99,7 +99,7 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
       const cached = key === undefined ? undefined : results.get(definition, key);
       if (cached) result = cached;
       else {
-        const mark = results.mark();
+        const mark = results.mark(definition, key, lockSet);
         const prepared = definition.prepare?.(call.input, context);
         result =
           prepared?.result ??

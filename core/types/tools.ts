@@ -216,8 +216,17 @@ export interface ProjectFiles {
   onChange(listener: (paths: string[]) => void): () => void;
   /** Reports changes we made (a tool's write); listeners hear of them before the call's result returns. */
   changed(paths: string[]): void;
-  /** Starts the watcher if needed; true once it is ready, so a cache may trust the absence of change events. */
-  watch(): boolean;
+  /**
+   * Starts watching what `paths` need (a folder's whole tree; a file's folder) unless a watch
+   * covers them already; true once every one is covered by a ready watch, so a cache may trust the
+   * absence of change events for them. Nothing is watched until a cache asks; false for paths that
+   * are missing or not watched (see `watches`).
+   */
+  watch(paths: string[]): boolean;
+  /** Like `watch` but starts nothing: true when ready watches cover every path now. */
+  watching(paths: string[]): boolean;
+  /** The watches asked for so far (for diagnostics and tests). */
+  watched(): { folder: string; deep: boolean; ready: boolean }[];
   /** True when changes to `path` are reported (inside the project, not .git, node_modules or .gitignored). */
   watches(path: string): boolean;
 }

@@ -1,9 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError, schemaProblems } from '../../core/index.js';
 import { AGENT_NAME, agentTypeSchema, type AgentType, type AgentTypeFields } from './agent-type.js';
 import { AGENTS_ERRORS } from './errors.js';
+
+// The YAML parser is loaded when an agent file is parsed, not by every start (most projects have none).
+const requireHere = createRequire(import.meta.url);
+const parseYaml = (text: string): unknown => (requireHere('yaml') as typeof import('yaml')).parse(text);
 
 /** The agent types of one directory, and what was wrong with the files that were skipped. */
 export interface AgentDirectory {

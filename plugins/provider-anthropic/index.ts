@@ -2,7 +2,8 @@ import { definePlugin } from '../../core/index.js';
 import { providerOptionsSchema, validateProviderOptions } from '../../core/kits/provider/index.js';
 import { PLUGIN, createAnthropicProvider, type AnthropicOptions } from './provider.js';
 
-const optionsSchema = providerOptionsSchema({ tokenCount: { enum: ['estimate', 'api'] } });
+/** Exported so the build precompiles its validator (config/precompile-schemas.mjs): no ajv compile at start. */
+export const providerOptions = providerOptionsSchema({ tokenCount: { enum: ['estimate', 'api'] } });
 
 /**
  * Anthropic's Messages API through `@anthropic-ai/sdk`: streaming, tool use, extended thinking,
@@ -14,7 +15,7 @@ export default definePlugin({
   version: '1.0.0',
   apply(kernel, _options, { logger }) {
     kernel.hooks.provider.for('anthropic').tap(PLUGIN, (settings) =>
-      createAnthropicProvider(settings, validateProviderOptions<AnthropicOptions>(settings, optionsSchema, PLUGIN), logger),
+      createAnthropicProvider(settings, validateProviderOptions<AnthropicOptions>(settings, providerOptions, PLUGIN), logger),
     );
   },
 });

@@ -12,6 +12,7 @@ import {
 import { toWireRequest } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
 import { translateMessage, translateStream } from './translate.js';
+import { loadAnthropicSdk } from './sdk.js';
 
 /** The `provider:` options of the Anthropic provider. */
 export interface AnthropicOptions extends CommonProviderOptions {
@@ -59,7 +60,7 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
     endpointSource: setup.baseURLSource,
     responseCache: setup.responseCache,
     async connect() {
-      const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+      const AnthropicClient = await loadAnthropicSdk();
       const common = { baseURL, maxRetries: 0, timeout: timeoutMs, ...sdkLogging(logger) };
       if (credentials.apiKey) return new AnthropicClient({ ...common, apiKey: credentials.apiKey, defaultHeaders: options.headers });
       if (authToken) return new AnthropicClient({ ...common, authToken, defaultHeaders: options.headers });

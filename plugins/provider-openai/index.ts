@@ -2,7 +2,8 @@ import { definePlugin } from '../../core/index.js';
 import { providerOptionsSchema, validateProviderOptions } from '../../core/kits/provider/index.js';
 import { PLUGIN, createOpenAIProvider, type OpenAIOptions } from './provider.js';
 
-const optionsSchema = providerOptionsSchema({
+/** Exported so the build precompiles its validator (config/precompile-schemas.mjs): no ajv compile at start. */
+export const providerOptions = providerOptionsSchema({
   reasoningEffort: { enum: ['minimal', 'low', 'medium', 'high'] },
   maxTokensField: { enum: ['max_completion_tokens', 'max_tokens'] },
 });
@@ -17,7 +18,7 @@ export default definePlugin({
   version: '1.0.0',
   apply(kernel, _options, { logger }) {
     kernel.hooks.provider.for('openai').tap(PLUGIN, (settings) =>
-      createOpenAIProvider(settings, validateProviderOptions<OpenAIOptions>(settings, optionsSchema, PLUGIN), logger),
+      createOpenAIProvider(settings, validateProviderOptions<OpenAIOptions>(settings, providerOptions, PLUGIN), logger),
     );
   },
 });

@@ -12,6 +12,7 @@ import { toWireRequest, type RequestShape } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
 import { tokenCounterFor } from './tokenizer.js';
 import { translateCompletion, translateStream } from './translate.js';
+import { loadOpenAiSdk } from './sdk.js';
 
 /** The `provider:` options of the OpenAI provider. */
 export interface OpenAIOptions extends CommonProviderOptions {
@@ -62,7 +63,7 @@ export function createOpenAIProvider(settings: ProviderSettings, options: OpenAI
     endpointSource: setup.baseURLSource,
     responseCache: setup.responseCache,
     async connect() {
-      const { default: OpenAIClient } = await import('openai');
+      const OpenAIClient = await loadOpenAiSdk();
       return new OpenAIClient({
         baseURL,
         apiKey: credentials.apiKey ?? NO_KEY,

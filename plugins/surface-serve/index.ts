@@ -1,6 +1,6 @@
 import { definePlugin } from '../../core/index.js';
 import { SERVE_ERRORS } from './errors.js';
-import { runServe, type ServeFlags } from './serve-command.js';
+import type { ServeFlags } from './serve-command.js';
 
 /**
  * `assistant serve`: a local HTTP server and web UI driving this project's sessions (list, create,
@@ -21,7 +21,8 @@ export default definePlugin({
           { flags: '--host <address>', description: 'address to bind (default 127.0.0.1; others need --allow-remote)' },
           { flags: '--allow-remote', description: 'allow binding an address other machines can reach' },
         ],
-        action: (_args, options) => runServe(kernel, options as ServeFlags, logger),
+        // The server, its routes and the diff library load when the command runs, not on every start.
+        action: async (_args, options) => (await import('./serve-command.js')).runServe(kernel, options as ServeFlags, logger),
       }),
     );
   },

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
-import { displayPath, errorResult, isInside, realPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { displayPath, errorResult, isInside, realPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/kits/tool/index.js';
 import { cleanOutput, HeadTailBuffer } from './output.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { commandEnv, killTree, pickShell, spawnCommand } from './spawn.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
 import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
-import { networkNote } from './network.js';
+import { networkNote } from './network-note.js';
 
 /** Output kept per command (head and tail). */
 const DEFAULT_MAX_OUTPUT = 30_000;

@@ -1,4 +1,4 @@
-import { defineErrorCodes } from '../../core/index.js';
+import { defineErrorCodes } from '../../core/kits/tool/index.js';
 
 /** WebFetch's error codes: registered through the plugin's `errors`, documented in docs/errors.md. */
 export const WEBFETCH_ERRORS = defineErrorCodes({

@@ -1,4 +1,4 @@
-import { errorResult, textResult, type Json, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { errorResult, textResult, type Json, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/kits/tool/index.js';
 import type { HostPin } from './address.js';
 import { decodeBody, kindOf, mediaType, sniff } from './content.js';
 import { WEBFETCH_ERRORS } from './errors.js';

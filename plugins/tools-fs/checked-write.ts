@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, constants } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { errorResult, type ToolResult } from '../../core/index.js';
+import { errorResult, type ToolResult } from '../../core/kits/tool/index.js';
 import { writeFileAtomicSync } from '../../core/kits/fs/index.js';
 import { checksum } from './file-io.js';
 import { dirAllowed, fdRealPath, isRefusal, openDirChecked, refusalOf, type Boundary, type Refusal } from './fs-guard.js';

@@ -1,4 +1,4 @@
-import { errorResult, type ToolResult } from '../../core/index.js';
+import { errorResult, type ToolResult } from '../../core/kits/tool/index.js';
 import type { CurrentFile } from './checked-write.js';
 
 /**

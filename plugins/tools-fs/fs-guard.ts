@@ -1,6 +1,6 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isInside, type WorkerTask } from '../../core/index.js';
+import { isInside, type WorkerTask } from '../../core/kits/tool/index.js';
 import { createSecretMatcher, DEFAULT_SECRET_ALLOW, type SecretOptions } from '../../core/kits/fs/index.js';
 
 /**

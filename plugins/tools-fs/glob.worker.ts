@@ -1,7 +1,7 @@
 import { lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import { displayPath, errorResult, escapeDeceptive, isInside, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { displayPath, errorResult, escapeDeceptive, isInside, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/kits/tool/index.js';
 import { refusedResult } from './checked-write.js';
 import { statOrUndefined } from './file-io.js';
 import { boundaryFor, isRefusal, Withheld, type Boundary } from './fs-guard.js';

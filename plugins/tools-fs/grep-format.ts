@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { displayPath, escapeDeceptive } from '../../core/index.js';
+import { displayPath, escapeDeceptive } from '../../core/kits/tool/index.js';
 import type { GrepFile, GrepQuery } from './grep-query.js';
 
 /** Output past this many characters is cut (the model is told how to narrow the search). */

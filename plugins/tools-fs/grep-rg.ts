@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import type { WorkerContext } from '../../core/index.js';
+import type { WorkerContext } from '../../core/kits/tool/index.js';
 import type { GrepFile, GrepQuery } from './grep-query.js';
 
 let available: boolean | undefined;

@@ -1,5 +1,5 @@
 import { closeSync, readSync } from 'node:fs';
-import { displayPath, escapeDeceptive } from '../../core/index.js';
+import { displayPath, escapeDeceptive } from '../../core/kits/tool/index.js';
 import { secretContent } from '../../core/kits/fs/index.js';
 import { isRefusal, openChecked, Withheld, type Boundary } from './fs-guard.js';
 import { decodeText } from './file-io.js';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { displayPath, errorResult, escapeDeceptive, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { displayPath, errorResult, escapeDeceptive, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/kits/tool/index.js';
 import { refusedResult } from './checked-write.js';
 import { statOrUndefined } from './file-io.js';
 import { boundaryFor, isRefusal } from './fs-guard.js';

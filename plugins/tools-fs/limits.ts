@@ -1,4 +1,4 @@
-import { errorResult, type Json, type ToolResult } from '../../core/index.js';
+import { errorResult, type Json, type ToolResult } from '../../core/kits/tool/index.js';
 import type { TextEdit } from './edit-text.js';
 
 /** The largest file Write and Edit produce unless `maxWriteBytes` says otherwise: 10 MiB. */

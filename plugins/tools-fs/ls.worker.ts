@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { displayPath, errorResult, escapeDeceptive, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/index.js';
+import { displayPath, errorResult, escapeDeceptive, resolveToolPath, textResult, type ToolResult, type WorkerContext, type WorkerTask } from '../../core/kits/tool/index.js';
 import { refusedResult } from './checked-write.js';
 import { statOrUndefined } from './file-io.js';
 import { boundaryFor, isRefusal } from './fs-guard.js';

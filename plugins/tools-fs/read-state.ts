@@ -37,11 +37,13 @@ export class ReadState {
   /** Records that this agent now knows `path` as `checksum` (after a Read, Write or Edit). */
   record(context: ToolContext, path: string, checksum: string): void {
     this.agent(context).set(path, checksum);
-    if (this.files.watch()) this.onDisk.set(path, checksum);
+    // Watching starts with the first record of a path; the checksum is trusted from then on only
+    // once the watch is ready (Edit and Write re-check the file's checksum in the worker anyway).
+    if (this.files.watch([path])) this.onDisk.set(path, checksum);
   }
 
   /** The checksum on disk, when known for sure (the watcher is running and reported no change since). */
   knownOnDisk(path: string): string | undefined {
-    return this.files.watch() ? this.onDisk.get(path) : undefined;
+    return this.files.watching([path]) ? this.onDisk.get(path) : undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { closeSync, readFileSync, readSync } from 'node:fs';
-import { displayPath, escapeDeceptive, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
+import { displayPath, escapeDeceptive, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/kits/tool/index.js';
 import { checksum, decodeText, looksBinary, statOrUndefined } from './file-io.js';
 import { describeBinary, imageType } from './file-kinds.js';
 import { refusedResult } from './checked-write.js';

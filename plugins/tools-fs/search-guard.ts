@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isInside } from '../../core/index.js';
+import { isInside } from '../../core/kits/tool/index.js';
 import { refuseOpened, type Boundary, type Refusal } from './fs-guard.js';
 
 /**

@@ -1,4 +1,4 @@
-import { displayPath, escapeDeceptive, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/index.js';
+import { displayPath, escapeDeceptive, errorResult, resolveToolPath, textResult, type ToolResult, type WorkerTask } from '../../core/kits/tool/index.js';
 import { writeChecked } from './checked-write.js';
 import { checksum, decodeText, encodeText, looksBinary, type TextEncoding } from './file-io.js';
 import { refuseUnseen } from './file-guard.js';

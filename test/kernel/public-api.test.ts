@@ -59,7 +59,7 @@ function importedPackages(source: string): string[] {
     .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
 }
 
-const KITS = ['agent', 'context', 'fs', 'metrics', 'provider', 'store', 'trust'];
+const KITS = ['agent', 'context', 'fs', 'metrics', 'provider', 'store', 'tool', 'trust'];
 /** The entry points, as paths under dist/ without the extension. */
 const ENTRIES = ['core/index', 'config/test-kit', 'config/sdk', ...KITS.map((kit) => `core/kits/${kit}/index`)];
 
@@ -76,7 +76,7 @@ const MAIN_VALUES = [
 
 describe('the public API', () => {
   it('has a main entry, one subpath per kit and one for the test kit, each with its declarations', () => {
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './kits/agent', './kits/context', './kits/fs', './kits/metrics', './kits/provider', './kits/store', './kits/trust', './package.json', './sdk', './testing']);
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './kits/agent', './kits/context', './kits/fs', './kits/metrics', './kits/provider', './kits/store', './kits/tool', './kits/trust', './package.json', './sdk', './testing']);
     expect(pkg.exports['.']).toEqual({ types: './dist/core/index.d.ts', default: './dist/core/index.js' });
     expect(pkg.exports['./testing']).toEqual({ types: './dist/config/test-kit.d.ts', default: './dist/config/test-kit.js' });
     expect(pkg.exports['./sdk']).toEqual({ types: './dist/config/sdk.d.ts', default: './dist/config/sdk.js' });

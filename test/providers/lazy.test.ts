@@ -10,7 +10,8 @@ import { startFakeLlm, type FakeLlm } from './helpers.js';
 
 const TRACE = fileURLToPath(new URL('./fixtures/trace-imports.mjs', import.meta.url));
 const BOOT = fileURLToPath(new URL('./fixtures/boot-provider.mjs', import.meta.url));
-const SDKS = /node_modules\/(@anthropic-ai\/sdk|openai|gpt-tokenizer)\//;
+/** An SDK as installed, or the build's single-file bundle of it (dist/vendor/). */
+const SDKS = /node_modules\/(@anthropic-ai\/sdk|openai|gpt-tokenizer)\/|\/dist\/vendor\//;
 
 /** Runs node with import tracing (asynchronously: the fake server shares this process); returns the resolved module URLs and the output. */
 async function traced(args: string[], env: NodeJS.ProcessEnv = isolatedEnv(), cwd = makeProject()) {
@@ -51,7 +52,7 @@ describe('lazy provider SDKs', () => {
     const requested = await traced([BOOT, name, '--request'], env);
     expect(requested.status, requested.stderr).toBe(0);
     expect(requested.stdout).toBe('hello lazily');
-    expect(requested.sdkUrls.some((u) => u.includes(name === 'anthropic' ? '@anthropic-ai/sdk' : 'node_modules/openai/'))).toBe(true);
+    expect(requested.sdkUrls.some((u) => u.includes(name === 'anthropic' ? '/dist/vendor/anthropic-sdk.mjs' : '/dist/vendor/openai.mjs'))).toBe(true);
   });
 
   it.each(['anthropic', 'openai'])('%s SDK debug output goes to stderr through the logger, never to stdout', async (name) => {

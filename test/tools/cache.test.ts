@@ -34,9 +34,10 @@ describe('result cache', () => {
     const root = makeProject({ 'src/a.txt': 'a', 'other/b.txt': 'b' });
     ({ kernel } = await kernelFor(root, [allowAll, probes]));
     const k = kernel;
-    // The watcher starts on first use; until it is ready nothing is cached.
+    // A call is watched for from its second time; until that watch is ready nothing is cached.
     await startOf(k, 'src');
-    await until(() => k.files.watch(), 'the watcher');
+    await startOf(k, 'src');
+    await until(() => k.files.watching([join(root, 'src')]), 'the watcher');
     const first = await startOf(k, 'src');
     expect(await startOf(k, 'src')).toBe(first);
     // A write elsewhere keeps the entry; a write under `src` drops it at once.
@@ -52,7 +53,8 @@ describe('result cache', () => {
     ({ kernel } = await kernelFor(root, [allowAll, probes]));
     const k = kernel;
     await startOf(k, 'src');
-    await until(() => k.files.watch(), 'the watcher');
+    await startOf(k, 'src');
+    await until(() => k.files.watching([join(root, 'src')]), 'the watcher');
     const cached = await startOf(k, 'src');
     expect(await startOf(k, 'src')).toBe(cached);
     writeFileSync(join(root, 'src', 'a.txt'), 'changed outside');
@@ -64,7 +66,8 @@ describe('result cache', () => {
     ({ kernel } = await kernelFor(root));
     const k = kernel;
     expect(text(await runOne(k, 'Grep', { pattern: 'needle' }))).toContain('No matches');
-    await until(() => k.files.watch(), 'the watcher');
+    expect(text(await runOne(k, 'Grep', { pattern: 'needle' }))).toContain('No matches');
+    await until(() => k.files.watching([root]), 'the watcher');
     expect(text(await runOne(k, 'Grep', { pattern: 'needle' }))).toContain('No matches');
     writeFiles(root, { 'found.md': 'a needle\n' });
     await until(async () => text(await runOne(k, 'Grep', { pattern: 'needle' })) === 'Found 1 file\nfound.md', 'Grep to see the new file');
