@@ -112,6 +112,25 @@ describe('what can be added', () => {
     }
   });
 
+  it("refuses assistant's own folders, a folder in one, and a folder holding one", async () => {
+    const data = join(fixture.home, '.local/share/assistant');
+    mkdirSync(join(data, 'projects'), { recursive: true });
+    for (const dir of [data, join(data, 'projects')]) {
+      const r = await check(['--add-dir', dir]);
+      expect(r.code, dir).toBe(2);
+      expect(r.stderr, dir).toMatch(/^ASSISTANT_USAGE: --add-dir: .* (is in|holds) assistant's own folder .*\(its configuration, sessions and grants\)/);
+    }
+    // A data folder outside the home folder: the folder that holds it is refused too.
+    const outside = tempDir('assistant-data-holder-');
+    mkdirSync(join(outside, 'data'));
+    const r = await runCli(['permissions', 'check', '--trust-project', '--tool', 'Read', '--input', '{"file_path":"x"}', '--add-dir', outside], {
+      cwd: fixture.root,
+      env: { ...fixture.env, ASSISTANT_DATA_DIR: join(outside, 'data') },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds assistant's own folder .*data/);
+  });
+
   it('takes several folders, relative ones from the working directory', async () => {
     mkdirSync(join(fixture.root, '..', 'sibling-of-fixture'), { recursive: true });
     writeFileSync(join(fixture.root, '..', 'sibling-of-fixture', 'f.txt'), 'f\n');

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../../kernel/errors.js';
+import { userDirs } from '../../util/paths.js';
 
 /** Folders that can never be added (nor anything in them): system configuration, devices, kernel state. */
 const NEVER_ADDED = ['/etc', '/private/etc', '/dev', '/proc', '/sys', '/boot'];
@@ -21,11 +22,23 @@ function realHome(): string | undefined {
   }
 }
 
+/** assistant's own folders (configuration, sessions and grants, caches), symlinks resolved where they exist. */
+function ownFolders(): string[] {
+  return Object.values(userDirs(process.env)).map((dir) => {
+    try {
+      return realpathSync.native(dir);
+    } catch {
+      return resolve(dir);
+    }
+  });
+}
+
 /**
  * The real paths of `permissions.additionalDirectories` (`--add-dir`; absolute once loaded), checked
  * at start and shared by the permission policy, the file tools and the Bash sandbox: each must be an
  * existing folder, its symlinks resolved once here (a link swapped later widens nothing), and never
- * the file system root, a system folder, or the home folder (or a folder holding it). Folders inside `projectRoot` (real, when known), or inside another
+ * the file system root, a system folder, the home folder (or a folder holding it), or assistant's
+ * own configuration, data or cache folder (or a folder in or holding one). Folders inside `projectRoot` (real, when known), or inside another
  * added folder, add nothing and are dropped. `source` names where the list came from, for errors.
  */
 export function realAddedDirectories(dirs: readonly unknown[], projectRoot: string | undefined, source: string): string[] {
@@ -46,6 +59,10 @@ export function realAddedDirectories(dirs: readonly unknown[], projectRoot: stri
     // The home folder holds what configures every program the user runs (.gitconfig, .npmrc, ~/.local/bin).
     if (home && within(home, real))
       throw new ConfigError('ASSISTANT_CONFIG_INVALID', `${where} ${real === home ? 'is' : 'holds'} your home folder, whose settings files configure every program you run; add the folder the task needs`);
+    // Its own folders hold the user's rules, other projects' sessions and the trust store: never a project's.
+    const own = ownFolders().find((folder) => within(folder, real) || within(real, folder));
+    if (own)
+      throw new ConfigError('ASSISTANT_CONFIG_INVALID', `${where} ${within(real, own) ? 'is in' : 'holds'} assistant's own folder ${own} (its configuration, sessions and grants); add the folder the task needs`);
     reals.push(real);
   }
   const kept = [...new Set(reals)].filter((dir) => projectRoot === undefined || !within(dir, projectRoot));
