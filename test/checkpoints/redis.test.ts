@@ -1,31 +1,20 @@
 // Checkpoints live in the session's side channels, so they work with the Redis store too: a rewind
 // from another kernel (another machine sharing the store) restores the files and the conversation,
 // and deleting the session removes every checkpoint key.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestKernel, type TestKernel } from '@assistant-cli/assistant/testing';
 import { tempDir } from '../support/project.js';
-import { redisServerBinary, startRedis, type RedisServer } from '../sessions/redis-server.js';
+import { redisServerBinary, useRedis } from '../sessions/redis-server.js';
 import { rewind } from '../../dist/plugins/checkpoints/rewind.js';
 import { readTimeline } from '../../dist/plugins/checkpoints/records.js';
 
 const binary = redisServerBinary();
 
 describe.skipIf(!binary)('checkpoints with the Redis store (real redis-server on 127.0.0.1)', () => {
-  let server: RedisServer;
-  let admin: Redis;
-  beforeAll(async () => {
-    server = await startRedis(binary!);
-    admin = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await server?.kill();
-  });
+  const redis = useRedis(binary);
 
   it('saves before each prompt, rewinds from a second kernel, and is deleted with the session', async () => {
-    const persistence = { store: 'redis', redis: { url: server.url, keyPrefix: 'cp:', spoolDir: tempDir('assistant-spool-'), leaseSeconds: 5 } };
+    const persistence = { store: 'redis', redis: { url: redis.server.url, keyPrefix: 'cp:', spoolDir: tempDir('assistant-spool-'), leaseSeconds: 5 } };
     const kernels: TestKernel[] = [];
     try {
       const first = await createTestKernel({ config: { persistence }, files: { 'app.txt': 'version 1\n' }, mode: 'acceptEdits', keepProject: true });
@@ -42,7 +31,7 @@ describe.skipIf(!binary)('checkpoints with the Redis store (real redis-server on
       await session.record({ type: 'checkpoint', reason: 'turn_end' });
       expect(first.read('app.txt')).toBe('version 3\n');
       const id = session.info.id;
-      const keys = await admin.keys(`cp:s:{${id}}:ch:*`);
+      const keys = await redis.admin.keys(`cp:s:{${id}}:ch:*`);
       expect(keys).toEqual(expect.arrayContaining([`cp:s:{${id}}:ch:checkpoint-blobs`, `cp:s:{${id}}:ch:checkpoints`]));
       const projectRoot = first.projectRoot;
       await first.close(); // releases the session, as a surface exiting would
@@ -65,7 +54,7 @@ describe.skipIf(!binary)('checkpoints with the Redis store (real redis-server on
       expect((await readTimeline(store, id)).prompts.filter((p) => p.live).map((p) => p.text)).toEqual(['first']);
 
       expect(await store.delete(id)).toBe(true);
-      expect(await admin.keys(`cp:s:{${id}}:*`)).toEqual([]);
+      expect(await redis.admin.keys(`cp:s:{${id}}:*`)).toEqual([]);
     } finally {
       for (const k of kernels) await k.close();
     }

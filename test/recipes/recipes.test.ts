@@ -4,8 +4,7 @@
 // a command-line flag would): the model server's and Redis's addresses.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
 import { createKernel } from '../../dist/core/kernel/kernel.js';
 import {
@@ -19,7 +18,7 @@ import { createRunner, openSession } from '../../dist/core/kits/agent/index.js';
 import { isolatedEnv } from '../support/project.js';
 import { runCli } from '../support/cli.js';
 import { gitProject, sharedFakeLlm } from '../e2e/support.js';
-import { redisServerBinary, startRedis, type RedisServer } from '../sessions/redis-server.js';
+import { redisServerBinary, useRedis } from '../sessions/redis-server.js';
 
 const page = readFileSync(new URL('../../docs/recipes.md', import.meta.url), 'utf8');
 /** The recipes on the page: the YAML blocks whose first line is `# recipe: <name>`. */
@@ -98,20 +97,10 @@ describe('docs/recipes.md', () => {
 
   const binary = redisServerBinary();
   describe.skipIf(!binary)('team on Redis (real redis-server on 127.0.0.1)', () => {
-    let server: RedisServer;
-    let admin: Redis;
-    beforeAll(async () => {
-      server = await startRedis(binary!);
-      admin = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      await admin.connect();
-    });
-    afterAll(async () => {
-      admin?.disconnect();
-      await server?.kill();
-    });
+    const redis = useRedis(binary);
 
     it('keeps sessions in Redis under its prefix, rolls the context, and enforces the strict policy', async () => {
-      const { kernel } = await boot('team-redis', { provider: { baseURL: llm.server.anthropicBaseURL }, persistence: { redis: { url: server.url } } });
+      const { kernel } = await boot('team-redis', { provider: { baseURL: llm.server.anthropicBaseURL }, persistence: { redis: { url: redis.server.url } } });
       expect(kernel.provider().name).toBe('anthropic');
       expect(strategy(kernel)).toBe('rolling');
       expect(kernel.store().name).toBe('redis');
@@ -132,8 +121,8 @@ describe('docs/recipes.md', () => {
       llm.script({ turns: [{ reply: { text: 'Shared.' } }], fallback: { text: 'UNEXPECTED' } });
       const { session, result } = await prompt(kernel, 'hello team');
       expect(result.reason).toBe('completed');
-      expect(await admin.type(`acme-web:s:{${session.info.id}}:events`)).toBe('stream');
-      expect(await admin.ttl(`acme-web:s:{${session.info.id}}:events`)).toBeGreaterThan(604800 - 60);
+      expect(await redis.admin.type(`acme-web:s:{${session.info.id}}:events`)).toBe('stream');
+      expect(await redis.admin.ttl(`acme-web:s:{${session.info.id}}:events`)).toBeGreaterThan(604800 - 60);
     });
   });
 

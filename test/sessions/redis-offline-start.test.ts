@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Message } from '../../dist/core/index.js';
 import { openSession } from '../../dist/core/kits/agent/index.js';
 import { makeProject, tempDir } from '../support/project.js';
 import { kernelFor, waitFor } from './helpers.js';
-import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
+import { redisServerBinary, useRedis } from './redis-server.js';
 
 const binary = redisServerBinary();
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], meta: { origin: 'user' } });
@@ -15,32 +14,22 @@ const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text
 // onDisconnect: spool, that claim is provisional: the session goes on locally, and the lease is
 // claimed for real before any of it is sent.
 describe.skipIf(!binary)('Redis store: a session started while Redis is down', () => {
-  let server: RedisServer;
-  let admin: Redis;
-  beforeAll(async () => {
-    server = await startRedis(binary!);
-    admin = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
-    admin.on('error', () => undefined);
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await server?.kill();
-  });
+  const redis = useRedis(binary, { connect: false, admin: { retryStrategy: () => 100 } });
 
   it('starts on the spool, then claims the lease and syncs once Redis is back', async () => {
     const project = makeProject();
     const spoolDir = tempDir('assistant-spool-');
-    const persistence = { store: 'redis', redis: { url: server.url, keyPrefix: 'off:', spoolDir, connectTimeoutMs: 300, commandTimeoutMs: 500, leaseSeconds: 5 } };
-    await server.kill();
+    const persistence = { store: 'redis', redis: { url: redis.server.url, keyPrefix: 'off:', spoolDir, connectTimeoutMs: 300, commandTimeoutMs: 500, leaseSeconds: 5 } };
+    await redis.server.kill();
     const kernel = await kernelFor(project, tempDir(), { persistence });
     const session = await openSession(kernel, { projectRoot: project, mode: 'default', model: 'm' });
     await session.record({ type: 'message', message: user('offline') });
     await session.record({ type: 'checkpoint', reason: 'turn_end' });
     expect(existsSync(join(spoolDir, `${session.info.id}.jsonl`))).toBe(true);
 
-    await server.start();
-    await admin.connect();
-    await waitFor(async () => ((await admin.exists(`off:lease:{${session.info.id}}`)) && !existsSync(join(spoolDir, `${session.info.id}.jsonl`)) ? true : undefined));
+    await redis.server.start();
+    await redis.admin.connect();
+    await waitFor(async () => ((await redis.admin.exists(`off:lease:{${session.info.id}}`)) && !existsSync(join(spoolDir, `${session.info.id}.jsonl`)) ? true : undefined));
     await session.record({ type: 'message', message: user('online') });
     await session.record({ type: 'checkpoint', reason: 'turn_end' });
 

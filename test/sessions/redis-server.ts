@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { Redis, type RedisOptions } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../support/project.js';
 
 /** A real redis-server on 127.0.0.1 at a random port, persisting to a temp dir (AOF, fsync always). */
@@ -66,5 +68,39 @@ export async function startRedis(binary: string): Promise<RedisServer> {
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),
+  };
+}
+
+/** What `useRedis` gives a describe block: its server and an admin client on it (read them in hooks and tests). */
+export interface RedisFixture {
+  readonly server: RedisServer;
+  readonly admin: Redis;
+}
+
+/**
+ * Starts a redis-server and an admin client for the enclosing describe block, and stops both after
+ * it. `connect: false` leaves the client to connect on its first command (a test that starts with
+ * the server down).
+ */
+export function useRedis(binary: string | undefined, options: { connect?: boolean; admin?: RedisOptions } = {}): RedisFixture {
+  let server: RedisServer | undefined;
+  let admin: Redis | undefined;
+  beforeAll(async () => {
+    server = await startRedis(binary!);
+    admin = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1, ...options.admin });
+    admin.on('error', () => undefined);
+    if (options.connect !== false) await admin.connect();
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await server?.kill();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get admin() {
+      return admin!;
+    },
   };
 }

@@ -1,34 +1,22 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Kernel, type Message } from '../../dist/core/index.js';
 import { openSession, type SessionState } from '../../dist/core/kits/agent/index.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { kernelFor, scriptedProject, startCli, waitFor, writeScriptedConfig } from './helpers.js';
-import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
+import { redisServerBinary, useRedis } from './redis-server.js';
 
 const binary = redisServerBinary();
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], meta: { origin: 'user' } });
 const reply = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
 describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
-  let server: RedisServer;
-  let admin: Redis;
-  beforeAll(async () => {
-    server = await startRedis(binary!);
-    admin = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
-    admin.on('error', () => undefined);
-    await admin.connect();
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await server?.kill();
-  });
+  const redis = useRedis(binary, { admin: { retryStrategy: () => 100 } });
 
   let prefixCount = 0;
-  const redisConfig = (extra: Record<string, unknown> = {}) => ({ store: 'redis', redis: { url: server.url, keyPrefix: `t${++prefixCount}:`, spoolDir: tempDir('assistant-spool-'), connectTimeoutMs: 300, commandTimeoutMs: 500, leaseSeconds: 2, ...extra } });
+  const redisConfig = (extra: Record<string, unknown> = {}) => ({ store: 'redis', redis: { url: redis.server.url, keyPrefix: `t${++prefixCount}:`, spoolDir: tempDir('assistant-spool-'), connectTimeoutMs: 300, commandTimeoutMs: 500, leaseSeconds: 2, ...extra } });
   const kernelWith = (project: string, persistence: Record<string, unknown>) => kernelFor(project, tempDir(), { persistence });
   const open = (kernel: Kernel, extra: Partial<Parameters<typeof openSession>[1]> = {}) => openSession(kernel, { projectRoot: kernel.projectRoot, mode: 'default', model: 'm', ...extra });
   const load = (kernel: Kernel, id: string) => kernel.store().load({ kind: 'id', id, projectRoot: kernel.projectRoot });
@@ -51,9 +39,9 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     await kernel.shutdown();
 
     const prefix = (persistence.redis as { keyPrefix: string }).keyPrefix;
-    expect(await admin.type(`${prefix}s:{${session.info.id}}:events`)).toBe('stream');
-    expect(await admin.xlen(`${prefix}s:{${session.info.id}}:events`)).toBeGreaterThanOrEqual(12);
-    expect(await admin.exists(`${prefix}lease:{${session.info.id}}`)).toBe(0);
+    expect(await redis.admin.type(`${prefix}s:{${session.info.id}}:events`)).toBe('stream');
+    expect(await redis.admin.xlen(`${prefix}s:{${session.info.id}}:events`)).toBeGreaterThanOrEqual(12);
+    expect(await redis.admin.exists(`${prefix}lease:{${session.info.id}}`)).toBe(0);
 
     const reader = await kernelWith(project, persistence);
     const loaded = (await load(reader, session.info.id))!;
@@ -69,7 +57,7 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     expect(await reader.store().readRecords(session.info.id, 'audit')).toEqual([{ tool: 'Read', outcome: 'ok' }, { tool: 'Bash', outcome: 'denied' }]);
 
     expect(await reader.store().delete(session.info.id)).toBe(true);
-    expect(await admin.keys(`${prefix}s:{${session.info.id}}*`)).toEqual([]);
+    expect(await redis.admin.keys(`${prefix}s:{${session.info.id}}*`)).toEqual([]);
     expect(await reader.store().list({ projectRoot: project })).toEqual([]);
     await reader.shutdown();
   });
@@ -83,13 +71,13 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     const session = await open(kernel);
     await exchange(session, 1);
     const prefix = (persistence.redis as { keyPrefix: string }).keyPrefix;
-    const ttl = await admin.pttl(`${prefix}s:{${session.info.id}}:events`);
+    const ttl = await redis.admin.pttl(`${prefix}s:{${session.info.id}}:events`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(4000);
-    expect(await admin.pttl(`${prefix}s:{${session.info.id}}:meta`)).toBeGreaterThan(0);
+    expect(await redis.admin.pttl(`${prefix}s:{${session.info.id}}:meta`)).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 1000));
     await exchange(session, 2); // renews
-    expect(await admin.pttl(`${prefix}s:{${session.info.id}}:events`)).toBeGreaterThan(3000);
+    expect(await redis.admin.pttl(`${prefix}s:{${session.info.id}}:events`)).toBeGreaterThan(3000);
     await kernel.shutdown();
     await new Promise((r) => setTimeout(r, 4200));
     const reader = await kernelWith(project, persistence);
@@ -97,7 +85,7 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     expect(await reader.store().list({ allProjects: true })).toEqual([]);
     expect(await load(reader, session.info.id)).toBeUndefined();
     // The listing dropped the expired id from the global indexes too.
-    expect(await admin.zscore(`${prefix}recent`, session.info.id)).toBeNull();
+    expect(await redis.admin.zscore(`${prefix}recent`, session.info.id)).toBeNull();
     await reader.shutdown();
   });
 
@@ -108,11 +96,11 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     const kernel = await kernelWith(project, persistence);
     const session = await open(kernel);
     await exchange(session, 1);
-    await server.kill();
+    await redis.server.kill();
     await exchange(session, 2); // Redis is gone: no throw, the events wait in the spool
     await exchange(session, 3);
     expect(readdirSync(spoolDir)).toEqual([`${session.info.id}.jsonl`]);
-    await server.start();
+    await redis.server.start();
     await waitFor(() => (existsSync(join(spoolDir, `${session.info.id}.jsonl`)) ? undefined : true));
     await exchange(session, 4);
     await kernel.shutdown();
@@ -130,14 +118,14 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     const kernel = await kernelWith(project, persistence);
     const session = await open(kernel);
     await exchange(session, 1);
-    await server.kill();
+    await redis.server.kill();
     await expect(session.record({ type: 'message', message: user('q2') })).rejects.toMatchObject({
       code: 'ASSISTANT_STORE_UNAVAILABLE',
       message: expect.stringMatching(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ .*the session stopped \(persistence\.redis\.onDisconnect: stop\), its unsent events are kept in .*\.jsonl/),
     });
     await expect(kernel.store().list({ projectRoot: project })).rejects.toMatchObject({ code: 'ASSISTANT_STORE_UNAVAILABLE' });
     await kernel.shutdown();
-    await server.start();
+    await redis.server.start();
     const reader = await kernelWith(project, persistence);
     const loaded = (await load(reader, session.info.id))!;
     expect(loaded.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['q1', 'a1', 'q2']);
@@ -152,7 +140,7 @@ describe.skipIf(!binary)('Redis store (real redis-server on 127.0.0.1)', () => {
     const [row] = JSON.parse((await runCli(['--trust-project', 'sessions', 'list', '--json'], { cwd: dir, env })).stdout);
     writeScriptedConfig(dir, { turns: 400, delayMs: 15 }, { persistence });
     const holder = startCli(['--trust-project', '--resume', row.id.slice(0, 8), '-p', 'long job'], { cwd: dir, env });
-    await waitFor(async () => ((await admin.exists(`${persistence.redis.keyPrefix}lease:{${row.id}}`)) ? true : undefined));
+    await waitFor(async () => ((await redis.admin.exists(`${persistence.redis.keyPrefix}lease:{${row.id}}`)) ? true : undefined));
 
     const refused = await runCli(['--trust-project', '--continue', '-p', 'me too'], { cwd: dir, env });
     expect(refused.code).toBe(1);
