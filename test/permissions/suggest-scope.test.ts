@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../dist/config/load.js';
@@ -45,5 +45,18 @@ describe('suggested rules for reads outside the project', () => {
     expect(await suggestion('Read', { file_path: join(fixture.home, 'notes.txt') })).toBeUndefined();
     expect(await suggestion('Grep', { pattern: 'x', path: join(fixture.home, '..') })).toBeUndefined();
     expect(await suggestion('Glob', { pattern: '*', path: '/' })).toBeUndefined();
+  });
+
+  it('knows the home folder when HOME names it through a symlink', async () => {
+    const linked = join(fixture.outside, 'home-link');
+    symlinkSync(realpathSync(fixture.home), linked);
+    const home = process.env.HOME;
+    process.env.HOME = linked;
+    try {
+      expect(await suggestion('Grep', { pattern: 'x', path: linked })).toBeUndefined();
+      expect(await suggestion('Read', { file_path: join(linked, 'notes.txt') })).toBeUndefined();
+    } finally {
+      process.env.HOME = home;
+    }
   });
 });

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, parse, relative, sep } from 'node:path';
 import type { PermissionRequest } from '../../../core/index.js';
 import type { RequestFacts } from './facts.js';
+import { realPath } from './paths/resolve.js';
 import { urlHost } from './rules/domain.js';
 import { coveringRule, type MatchContext } from './rules/match.js';
 import { parseRule } from './rules/parse.js';
@@ -36,7 +37,9 @@ function scopeFolder(real: string): string {
 /** Folders too wide to offer "always" for: the file system's root, the home folder or one above it. */
 function tooWide(dir: string): boolean {
   if (dir === parse(dir).root) return true;
-  const homes = [homedir(), process.env.HOME].filter((h): h is string => Boolean(h));
+  // The home folder as given and as resolved: `dir` is a real path, and a home reached through a symlink must still match.
+  const given = [homedir(), process.env.HOME].filter((h): h is string => Boolean(h));
+  const homes = [...given, ...given.map((h) => realPath(h))];
   return homes.some((home) => {
     const up = relative(dir, home);
     return up === '' || (!up.startsWith('..') && !isAbsolute(up));
