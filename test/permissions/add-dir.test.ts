@@ -4,6 +4,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { realAddedDirectories } from '../../dist/core/kits/fs/index.js';
 import { runCli } from '../support/cli.js';
 import { tempDir, writeFiles } from '../support/project.js';
 import { checkBatch, policyFixture, type CheckRequest, type PolicyFixture } from './support.js';
@@ -129,6 +130,17 @@ describe('what can be added', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds assistant's own folder .*data/);
+    // Not made yet, and named through a symlinked parent: still found where it would be.
+    const real = tempDir('assistant-data-real-');
+    const link = join(tempDir('assistant-data-link-'), 'via');
+    symlinkSync(real, link);
+    const saved = process.env.ASSISTANT_DATA_DIR;
+    process.env.ASSISTANT_DATA_DIR = join(link, 'not-yet', 'data');
+    try {
+      expect(() => realAddedDirectories([real], fixture.root, 'a test')).toThrow(/holds assistant's own folder/);
+    } finally {
+      process.env.ASSISTANT_DATA_DIR = saved;
+    }
   });
 
   it('takes several folders, relative ones from the working directory', async () => {

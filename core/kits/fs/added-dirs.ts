@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../../kernel/errors.js';
+import { realPath } from '../../tools/paths.js';
 import { userDirs } from '../../util/paths.js';
 
 /** Folders that can never be added (nor anything in them): system configuration, devices, kernel state. */
@@ -24,13 +25,8 @@ function realHome(): string | undefined {
 
 /** assistant's own folders (configuration, sessions and grants, caches), symlinks resolved where they exist. */
 function ownFolders(): string[] {
-  return Object.values(userDirs(process.env)).map((dir) => {
-    try {
-      return realpathSync.native(dir);
-    } catch {
-      return resolve(dir);
-    }
-  });
+  // Resolved through existing parents too: a data folder not made yet may sit below a symlink.
+  return Object.values(userDirs(process.env)).map((dir) => realPath(resolve(dir)));
 }
 
 /**
