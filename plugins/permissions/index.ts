@@ -1,5 +1,7 @@
 import { definePlugin, isAssistantError, PluginError } from '../../core/index.js';
-import { createPolicy, optionsSchema, publishPolicy, type PermissionsOptions } from './policy/index.js';
+import { optionsSchema, type PermissionsOptions } from './policy/options.js';
+import { createPolicy } from './policy/policy.js';
+import { publishPolicy } from './policy/shared.js';
 import { addDirCommand } from './add-dir.js';
 import { permissionsCommand } from './check-command.js';
 import { PERMISSION_ERRORS } from './errors.js';
@@ -9,6 +11,7 @@ import { PERMISSION_ERRORS } from './errors.js';
  * state the layer plugins (permission-guard, -rules, -mode, -classifier, -grants, -ask) judge with,
  * and adds `assistant permissions check` and `/add-dir` (decisions are audited by the audit-log plugin). Disabling
  * it turns the whole built-in policy off (every layer abstains, so every call asks), as it always did.
+ * Start-up loads only the options, rule parsing and the taps: the engine is imported at the first decision.
  */
 export default definePlugin<PermissionsOptions>({
   name: 'permissions',

@@ -1,6 +1,8 @@
 import { definePlugin, Stage } from '../../../core/index.js';
-import { permissionTap } from '../policy/index.js';
-import { fallbackLayer } from './fallback.js';
+import { lazyLayer } from '../policy/lazy.js';
+import { permissionTap } from '../policy/shared.js';
+
+const fallbackLayer = lazyLayer('the ask layer', () => import('./fallback.js').then((m) => m.fallbackLayer));
 
 /**
  * The last layer: no layer allowed the call, so a person must approve it (headless, a denial). It

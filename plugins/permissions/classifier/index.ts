@@ -1,7 +1,9 @@
 import { definePlugin, Stage } from '../../../core/index.js';
-import { permissionTap } from '../policy/index.js';
-import { classifyLayer } from './classify.js';
+import { lazyLayer } from '../policy/lazy.js';
+import { permissionTap } from '../policy/shared.js';
 import { readOnlyLockSet } from './lockset.js';
+
+const classifyLayer = lazyLayer('the shell classifier layer', () => import('./classify.js').then((m) => m.classifyLayer));
 
 /**
  * Shell commands proven read-only on a real parse run without asking, and beside other reads in the

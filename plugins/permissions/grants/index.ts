@@ -1,6 +1,8 @@
 import { definePlugin, Stage, type OriginEvent } from '../../../core/index.js';
-import { permissionTap, policyOf } from '../policy/index.js';
-import { grantsLayer } from './grants.js';
+import { lazyLayer } from '../policy/lazy.js';
+import { permissionTap, policyOf } from '../policy/shared.js';
+
+const grantsLayer = lazyLayer('the grants layer', () => import('./grants.js').then((m) => m.grantsLayer));
 
 /**
  * What the user granted: "yes, for this session" answers are kept in the session and allow matching

@@ -1,7 +1,10 @@
 import { definePlugin, Stage } from '../../../core/index.js';
-import { permissionTap } from '../policy/index.js';
-import { guardLayer } from './guard.js';
-import { pathsLayer } from './paths.js';
+import { lazyLayer } from '../policy/lazy.js';
+import { permissionTap } from '../policy/shared.js';
+
+// Each layer's module is imported at its first decision (policy/lazy.ts), never at start.
+const guardLayer = lazyLayer('the guard layer', () => import('./guard.js').then((m) => m.guardLayer));
+const pathsLayer = lazyLayer('the path limits layer', () => import('./paths.js').then((m) => m.pathsLayer));
 
 /**
  * The fences of the permission policy: hard blocks and secrets first (nothing overrides them, bypass

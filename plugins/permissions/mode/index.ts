@@ -1,6 +1,8 @@
 import { definePlugin, Stage } from '../../../core/index.js';
-import { permissionTap } from '../policy/index.js';
-import { modeLayer } from './mode.js';
+import { lazyLayer } from '../policy/lazy.js';
+import { permissionTap } from '../policy/shared.js';
+
+const modeLayer = lazyLayer('the mode layer', () => import('./mode.js').then((m) => m.modeLayer));
 
 /**
  * The permission mode (plan, default, acceptEdits, bypass). Bypass allows whatever reaches it, so

@@ -1,9 +1,8 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute } from 'node:path';
 import picomatch from 'picomatch';
 import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../../../core/index.js';
 import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
-import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, resolveFrom } from './paths/resolve.js';
+import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, realRoot, resolveFrom } from './paths/resolve.js';
 import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';
 import { trackedSecret } from './paths/tracked.js';
 import { SECRET_EXAMPLES } from './paths/secrets.js';
@@ -63,21 +62,6 @@ export interface RequestFacts {
 }
 
 const MAX_COMMAND_LENGTH = 100_000;
-const rootCache = new Map<string, string>();
-
-/** The project root with symlinks resolved (cached: it does not move during a run). */
-export function realRoot(projectRoot: string): string {
-  let real = rootCache.get(projectRoot);
-  if (!real) {
-    try {
-      real = realpathSync.native(projectRoot);
-    } catch {
-      real = resolve(projectRoot);
-    }
-    rootCache.set(projectRoot, real);
-  }
-  return real;
-}
 
 function displayed(template: string): string {
   return template.split(DYNAMIC).join('…');

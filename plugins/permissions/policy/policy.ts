@@ -3,10 +3,12 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Kernel, PermissionRequest } from '../../../core/index.js';
 import { directoriesAddedWhileRunning, realAddedDirectories } from '../../../core/kits/fs/index.js';
-import { gatherFacts, realRoot, type RequestFacts } from './facts.js';
+import type { RequestFacts } from './facts.js';
+import { permissionEngine } from './lazy.js';
 import { LocalSettings } from './local-settings.js';
 import type { PermissionsOptions } from './options.js';
 import { controlFileReason } from './paths/protected.js';
+import { realRoot } from './paths/resolve.js';
 import { createSecretMatcher } from './paths/secrets.js';
 import type { MatchContext } from './rules/match.js';
 import { parseRule, parseRules, type Rule } from './rules/parse.js';
@@ -56,7 +58,7 @@ function trustOf(kernel: Kernel): { root: string } | undefined {
   return trust ? { root: trust.root } : undefined;
 }
 
-/** Builds the shared policy state for one kernel. */
+/** Builds the shared policy state for one kernel; what is checked here (rules, added directories) fails the start, as bad options do. */
 export function createPolicy(kernel: Kernel, options: PermissionsOptions): Policy {
   const where = kernel.resolvedConfig.projectFile ?? 'the configuration';
   // Frozen: the state is shared with every layer plugin, and none may change another's rules.
@@ -109,7 +111,8 @@ export function createPolicy(kernel: Kernel, options: PermissionsOptions): Polic
     facts(request) {
       let facts = computed.get(request);
       if (!facts) {
-        facts = gatherFacts(request, settings);
+        // The engine (shell parser, specs, path scans) is imported at the first request, not at start.
+        facts = permissionEngine.get().then((engine) => engine.gatherFacts(request, settings));
         computed.set(request, facts);
       }
       return facts;

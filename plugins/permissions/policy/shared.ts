@@ -1,4 +1,5 @@
-import type { Kernel, PermissionDecision, PermissionRequest } from '../../../core/index.js';
+import { formatError, isAssistantError, type Kernel, type PermissionDecision, type PermissionRequest } from '../../../core/index.js';
+import { PERMISSION_ERRORS } from '../errors.js';
 import type { Policy } from './policy.js';
 
 /**
@@ -31,6 +32,16 @@ export type PolicyLayer = (policy: Policy, request: PermissionRequest) => Promis
 export function permissionTap(kernel: Kernel, layer: PolicyLayer) {
   return async (request: PermissionRequest): Promise<PermissionDecision | undefined> => {
     const policy = policyOf(kernel);
-    return policy ? layer(policy, request) : undefined;
+    if (!policy) return undefined;
+    try {
+      return await layer(policy, request);
+    } catch (error) {
+      // The engine is imported at the first decision (lazy.ts): if it cannot be, the call is denied
+      // here, with the code in the reason the model, the user and the audit log see. Any other
+      // throw denies too, in the kernel (decidePermission fails closed).
+      if (isAssistantError(error) && error.code === PERMISSION_ERRORS.ASSISTANT_PERMISSION_ENGINE_FAILED.code)
+        return { behavior: 'deny', layer: 'permissions', reason: formatError(error), hint: '' };
+      throw error;
+    }
   };
 }

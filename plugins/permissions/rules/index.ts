@@ -1,6 +1,9 @@
 import { definePlugin, Stage } from '../../../core/index.js';
-import { permissionTap } from '../policy/index.js';
-import { allowLayer, denyAskLayer } from './rules.js';
+import { lazyLayer } from '../policy/lazy.js';
+import { permissionTap } from '../policy/shared.js';
+
+const denyAskLayer = lazyLayer('the deny and ask rules layer', () => import('./rules.js').then((m) => m.denyAskLayer));
+const allowLayer = lazyLayer('the allow rules layer', () => import('./rules.js').then((m) => m.allowLayer));
 
 /**
  * The project's rules (`permissions.deny` / `ask` / `allow` and the local settings file): deny and

@@ -85,3 +85,19 @@ export function resolveFrom(cwd: string, path: string, home: string | null): { a
   const absolute = resolve(cwd, expanded);
   return { absolute, real: realPath(absolute) };
 }
+
+const rootCache = new Map<string, string>();
+
+/** The project root with symlinks resolved (cached: it does not move during a run). */
+export function realRoot(projectRoot: string): string {
+  let real = rootCache.get(projectRoot);
+  if (!real) {
+    try {
+      real = realpathSync.native(projectRoot);
+    } catch {
+      real = resolve(projectRoot);
+    }
+    rootCache.set(projectRoot, real);
+  }
+  return real;
+}
