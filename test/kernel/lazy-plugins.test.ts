@@ -21,6 +21,11 @@ const LAZY: Record<string, string[]> = {
   agents: ['agents/sub-agent.js', 'agents/run-agent.js', 'agents/report.js'],
   'hooks-shell': ['hooks-shell/dispatch.js', 'hooks-shell/run-command.js'],
   'session-commands': ['session-commands/resume.js', 'session-commands/render.js', 'session-commands/show.js', 'session-commands/markdown.js'],
+  replay: ['replay/replay-parts.js', 'replay/replayer.js', 'replay/digest.js', 'replay/recording.js'],
+  'project-init': ['project-init/prompt-parts.js', 'project-init/manifests.js', 'project-init/prompt.js'],
+  'tool-websearch': ['tool-websearch/search.js', 'tool-websearch/json-backend.js', 'tool-websearch/results.js'],
+  'surface-serve': ['surface-serve/serve-command.js', 'surface-serve/server.js'],
+  'surface-acp': ['surface-acp/stdio.js', 'surface-acp/server.js'],
 };
 
 /** Runs the built CLI with import tracing (asynchronously: the fake server shares this process). */
