@@ -46,6 +46,7 @@ export { sourceFor } from './kernel/config-source.js';
 export { userDirs, projectHash, projectDataDir, type UserDirs } from './util/paths.js';
 export { currentOwner } from './util/surface.js';
 export { stableJson } from './util/stable-json.js';
+export { lazyImport } from './util/lazy-import.js';
 export { compileSchema, describeSchemaErrors, schemaProblems } from './util/json-validate.js';
 export { TOOL_NAME } from './tools/registry.js';
 export { MCP_SERVER_NAME, parseMcpToolName } from './tools/mcp-names.js';

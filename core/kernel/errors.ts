@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   ASSISTANT_CONFIG_EXTENDS_CYCLE: { exit: 2, text: '`extends` chains loop back on themselves.' },
   ASSISTANT_CONFIG_WRITE_FAILED: { exit: 1, text: 'A config file could not be written.' },
   ASSISTANT_PLUGIN_NOT_FOUND: { exit: 2, text: 'A plugin package or path could not be resolved from the project directory.' },
-  ASSISTANT_PLUGIN_LOAD_FAILED: { exit: 2, text: 'A plugin module threw while being imported.' },
+  ASSISTANT_PLUGIN_LOAD_FAILED: { exit: 2, text: 'A plugin module, or a part a plugin imports on first use (lazyImport), threw while being imported.' },
   ASSISTANT_PLUGIN_INVALID: { exit: 2, text: 'A module does not export a plugin (`{ name, apply }`).' },
   ASSISTANT_PLUGIN_OPTIONS_INVALID: { exit: 2, text: "A plugin's options do not match its `optionsSchema`." },
   ASSISTANT_PLUGIN_REQUIRES_MISSING: { exit: 2, text: 'A plugin requires another plugin that is not loaded.' },

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { errorResult, type Kernel, type ToolDefinition } from '../../core/index.js';
+import { errorResult, lazyImport, type Kernel, type ToolDefinition } from '../../core/index.js';
 import { describeType, type AgentCatalog } from './catalog.js';
-import { agentReport } from './report.js';
-import { runSubAgent } from './run-agent.js';
 import { TASK_TOOL } from './tool-patterns.js';
+
+/** The sub-agent runner and its report, imported on the first Task call. */
+const subAgents = lazyImport('agents', 'sub-agent runner', () => import('./sub-agent.js'));
 
 /** What the model sends to start a sub-agent. */
 export interface TaskInput {
@@ -66,6 +67,7 @@ export function taskTool(kernel: Kernel, catalog: AgentCatalog): ToolDefinition<
           'ASSISTANT_AGENT_DEPTH',
           `Sub-agents may nest ${MAX_DEPTH} deep and this one would be level ${depth}, so it was not started. Do this part of the work yourself.`,
         );
+      const { runSubAgent, agentReport } = await subAgents();
       const agentId = `${type.name}-${++started}`;
       depths.set(agentId, depth);
       try {

@@ -1,9 +1,13 @@
-import { AssistantError, Stage, definePlugin, type TextPart, type ToolResultPart, type TurnContext } from '../../core/index.js';
-import { contextText, labelOf, runEvent, type DispatchDeps, type EventOutcome, type HookInput } from './dispatch.js';
+import { AssistantError, Stage, definePlugin, lazyImport, type TextPart, type ToolResultPart, type TurnContext } from '../../core/index.js';
+import type { DispatchDeps, EventOutcome, HookInput } from './dispatch.js';
 import { compileHooks, optionsSchema, type HookEvent, type HooksOptions } from './options.js';
 import { HOOKS_SHELL_ERRORS } from './errors.js';
 
 const NAME = 'hooks-shell';
+
+/** Running commands and reading their answers, imported when the first hook fires (never without hooks). */
+const dispatcher = lazyImport(NAME, 'hook dispatcher', () => import('./dispatch.js'));
+type Dispatcher = Awaited<ReturnType<typeof dispatcher>>;
 
 const textOf = (content: ReadonlyArray<{ type: string; text?: string }>) =>
   content
@@ -12,13 +16,13 @@ const textOf = (content: ReadonlyArray<{ type: string; text?: string }>) =>
     .join('\n');
 
 /** The model-facing notes of an outcome: each context, then the block reason (PostToolUse). */
-function notes(outcome: EventOutcome): TextPart[] {
+function notes({ contextText }: Dispatcher, outcome: EventOutcome): TextPart[] {
   const texts = outcome.contexts.map((c) => contextText(c));
   if (outcome.block) texts.push(contextText({ text: outcome.block.reason, command: outcome.block.command }, 'block'));
   return texts.map((text) => ({ type: 'text', text }));
 }
 
-function blocked(what: string, outcome: EventOutcome, hook: string): AssistantError {
+function blocked({ labelOf }: Dispatcher, what: string, outcome: EventOutcome, hook: string): AssistantError {
   const { command, reason } = outcome.block!;
   return new AssistantError(HOOKS_SHELL_ERRORS.ASSISTANT_HOOK_BLOCKED, `${what} by the ${labelOf(command)}: ${reason}`, { plugin: NAME, hook });
 }
@@ -72,8 +76,9 @@ export default definePlugin<HooksOptions>({
       // Last, so the commands see the input as every other plugin left it.
       kernel.hooks.beforeToolCall.tapPromise({ name: NAME, stage: Stage.LAST }, async (call, info) => {
         const event = input('PreToolUse', info.turn, { tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
-        const outcome = await runEvent(deps(info.turn), pre, call.name, event, info.turn.signal);
-        if (outcome.block) throw blocked('blocked', outcome, 'beforeToolCall');
+        const d = await dispatcher();
+        const outcome = await d.runEvent(deps(info.turn), pre, call.name, event, info.turn.signal);
+        if (outcome.block) throw blocked(d, 'blocked', outcome, 'beforeToolCall');
         return outcome.input ? { ...call, input: outcome.input } : call;
       });
 
@@ -85,7 +90,8 @@ export default definePlugin<HooksOptions>({
         const { call, turn } = info;
         const response = { text: textOf(result.content), is_error: false, ...(result.metadata ? { metadata: result.metadata } : {}) };
         const event = input('PostToolUse', turn, { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, tool_response: response });
-        const added = notes(await runEvent(deps(turn), post, call.name, event, turn.signal));
+        const d = await dispatcher();
+        const added = notes(d, await d.runEvent(deps(turn), post, call.name, event, turn.signal));
         return added.length ? { ...result, content: [...result.content, ...added] } : result;
       });
 
@@ -97,9 +103,10 @@ export default definePlugin<HooksOptions>({
         for (const [report, failed] of waitingReports.get(turn.sessionId ?? '') ?? []) notify(report, failed, turn);
         waitingReports.delete(turn.sessionId ?? '');
         if (!submit) return message;
-        const outcome = await runEvent(deps(turn), submit, '', input('UserPromptSubmit', turn, { prompt: textOf(message.content) }), turn.signal);
-        if (outcome.block) throw blocked('the prompt was blocked', outcome, 'userPrompt');
-        const added = notes(outcome);
+        const d = await dispatcher();
+        const outcome = await d.runEvent(deps(turn), submit, '', input('UserPromptSubmit', turn, { prompt: textOf(message.content) }), turn.signal);
+        if (outcome.block) throw blocked(d, 'the prompt was blocked', outcome, 'userPrompt');
+        const added = notes(d, outcome);
         return added.length ? { ...message, content: [...message.content, ...added] } : message;
       });
 
@@ -108,6 +115,7 @@ export default definePlugin<HooksOptions>({
       kernel.hooks.beforeStop.tapPromise(NAME, async (context) => {
         if (context.agentId) return undefined;
         const event = input('Stop', context, { stop_hook_active: context.continued > 0, reply: context.text });
+        const { runEvent, contextText } = await dispatcher();
         const outcome = await runEvent(deps(context), stop, '', event, context.signal);
         return outcome.block ? contextText({ text: outcome.block.reason, command: outcome.block.command }, 'block') : undefined;
       });
@@ -116,6 +124,7 @@ export default definePlugin<HooksOptions>({
       kernel.hooks.sessionOpen.tapPromise(NAME, async (session, info) => {
         const id = session.info.id;
         const reports: Array<[string, boolean]> = [];
+        const { runEvent, contextText } = await dispatcher();
         const event = { ...input('SessionStart', { sessionId: id }, { source: info.source }), permission_mode: session.mode };
         const outcome = await runEvent({ ...deps({ sessionId: id }), report: (m, failed) => reports.push([m, failed]) }, start, info.source, event);
         if (reports.length) waitingReports.set(id, reports);

@@ -1,4 +1,4 @@
-import { AssistantError, compileSchema, describeSchemaErrors, type CliCommand, type Kernel, type Logger } from '../../core/index.js';
+import { AssistantError, compileSchema, describeSchemaErrors, type Kernel, type Logger } from '../../core/index.js';
 import { MCP_JSON, listServers, readMcpJson, type ServerList } from './config.js';
 import { editServers, projectConfigFile } from './config-file.js';
 import { McpConnection } from './connection.js';
@@ -7,7 +7,6 @@ import { serverSchema, type ServerConfig } from './schema.js';
 import { formatRows, serverRow } from './status.js';
 import { join } from 'node:path';
 import { MCP_ERRORS } from './errors.js';
-import { serveCommand } from './serve/command.js';
 
 /** What the `mcp` subcommands need. */
 export interface CliDeps {
@@ -18,7 +17,7 @@ export interface CliDeps {
 }
 
 /** `assistant mcp list`: connects to each server (within its start-up deadline) and shows what it offers. */
-async function list(deps: CliDeps, json: boolean): Promise<number> {
+export async function list(deps: CliDeps, json: boolean): Promise<number> {
   const { kernel } = deps;
   const { servers, problems } = deps.servers();
   const connections = servers.map((entry) => new McpConnection(entry, { projectRoot: kernel.projectRoot, env: process.env, logger: deps.logger, version: deps.version }));
@@ -65,7 +64,7 @@ export function entryFromFlags(target: string[], options: { transport?: string; 
   return { type: transport as 'http' | 'sse', url: target[0]!, ...(headers ? { headers } : {}) };
 }
 
-async function add(deps: CliDeps, name: string, target: string[], options: Record<string, unknown>): Promise<number> {
+export async function add(deps: CliDeps, name: string, target: string[], options: Record<string, unknown>): Promise<number> {
   const badName = serverNameProblem(name);
   if (badName) throw new AssistantError(MCP_ERRORS.ASSISTANT_MCP_SERVER_NAME_INVALID, badName);
   const entry = entryFromFlags(target, options as { transport?: string; env?: string[]; header?: string[] });
@@ -85,7 +84,7 @@ async function add(deps: CliDeps, name: string, target: string[], options: Recor
   return 0;
 }
 
-async function remove(deps: CliDeps, name: string): Promise<number> {
+export async function remove(deps: CliDeps, name: string): Promise<number> {
   const { kernel } = deps;
   const file = projectConfigFile(kernel.resolvedConfig.projectFile, kernel.projectRoot);
   const drop = (servers: Record<string, unknown> | undefined) => {
@@ -109,38 +108,4 @@ async function remove(deps: CliDeps, name: string): Promise<number> {
       ? `the MCP server "${name}" is not in the project's config but in ${elsewhere.file}; edit that file to remove it`
       : `there is no MCP server "${name}"${deps.servers().servers.length ? ` (configured: ${deps.servers().servers.map((s) => s.name).join(', ')})` : ''}`,
   );
-}
-
-/** `assistant mcp list | add | remove | serve`. */
-export function mcpCommand(deps: CliDeps): CliCommand {
-  return {
-    name: 'mcp',
-    description: 'list, add or remove MCP servers, or serve the built-in tools over MCP',
-    subcommands: [
-      {
-        name: 'list',
-        description: 'connect to each configured MCP server and show its status and tool count',
-        options: [{ flags: '--json', description: 'machine-readable output' }],
-        action: (_args, options) => list(deps, Boolean(options.json)),
-      },
-      {
-        name: 'add',
-        description: "add a server to the project's config: mcp add <name> -- <command> [args...], or mcp add --transport http <name> <url>",
-        arguments: '<name> [target...]',
-        options: [
-          { flags: '-t, --transport <type>', description: 'stdio (default), http (streamable HTTP) or sse (legacy)' },
-          { flags: '-e, --env <KEY=VALUE...>', description: 'environment of a stdio server (${VAR} is kept for expansion at start)' },
-          { flags: '-H, --header <header...>', description: 'HTTP header of an http/sse server, "Name: value"' },
-        ],
-        action: ([name, ...target], options) => add(deps, name!, target, options),
-      },
-      {
-        name: 'remove',
-        description: "remove a server from the project's config (or its .mcp.json)",
-        arguments: '<name>',
-        action: ([name]) => remove(deps, name!),
-      },
-      serveCommand(deps),
-    ],
-  };
 }

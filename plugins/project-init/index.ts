@@ -1,11 +1,12 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { AssistantError, definePlugin, Stage, type SlashCommandContext } from '../../core/index.js';
+import { AssistantError, definePlugin, lazyImport, Stage, type SlashCommandContext } from '../../core/index.js';
 import { runFromFlags, type RunFlags } from '../../core/kits/agent/index.js';
 import { createSecretMatcher, secretOptionsOf } from '../../core/kits/fs/index.js';
-import { projectFiles } from './manifests.js';
-import { initPrompt } from './prompt.js';
 import { initWriteDecision, type InitWrite } from './write-allowance.js';
+
+/** The manifest scan and the prompt's text, imported when `/init` or `assistant init` runs. */
+const promptParts = lazyImport('project-init', 'init prompt', () => import('./prompt-parts.js'));
 
 const exists = (path: string) => {
   try {
@@ -31,7 +32,10 @@ export default definePlugin({
   apply(kernel) {
     const target = () => join(kernel.projectRoot, 'AGENTS.md');
     const isSecret = createSecretMatcher(secretOptionsOf(kernel.config as Record<string, unknown>));
-    const prompt = (extra: string) => initPrompt({ target: target(), exists: exists(target()), files: projectFiles(kernel.projectRoot, isSecret), extra });
+    const prompt = async (extra: string) => {
+      const { initPrompt, projectFiles } = await promptParts();
+      return initPrompt({ target: target(), exists: exists(target()), files: projectFiles(kernel.projectRoot, isSecret), extra });
+    };
 
     // Headless `assistant init` only: its one Write of AGENTS.md needs no one to approve it.
     let allowed: InitWrite | undefined;
@@ -55,11 +59,11 @@ export default definePlugin({
         name: 'init',
         description: 'write AGENTS.md for this project (commands, layout, conventions) with the model',
         usage: '[what to focus on]',
-        run(args: string, context: SlashCommandContext) {
+        async run(args: string, context: SlashCommandContext) {
           const submit = context.ui?.submit as ((text: string) => void) | undefined;
           if (typeof submit !== 'function') return 'run /init in the interactive terminal, or `assistant init` headless';
           const shown = shownPrompt(args);
-          pending.set(shown, prompt(args));
+          pending.set(shown, await prompt(args));
           submit(shown);
           return undefined;
         },
@@ -78,7 +82,7 @@ export default definePlugin({
             );
           allowed = kind;
           try {
-            return await runFromFlags(kernel, prompt(args.join(' ')), { ...(options as RunFlags), print: true });
+            return await runFromFlags(kernel, await prompt(args.join(' ')), { ...(options as RunFlags), print: true });
           } finally {
             allowed = undefined;
           }

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Logger, type Provider, type ProviderRequest, type ProviderSettings } from '../../core/index.js';
+import { lazyImport, type Logger, type Provider, type ProviderRequest, type ProviderSettings } from '../../core/index.js';
 import {
   classifySdkError,
   countRequestTokens,
@@ -9,10 +9,7 @@ import {
   thinkingBudgetFrom,
   type CommonProviderOptions,
 } from '../../core/kits/provider/index.js';
-import { toWireRequest } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
-import { translateMessage, translateStream } from './translate.js';
-import { loadAnthropicSdk } from './sdk.js';
 
 /** The `provider:` options of the Anthropic provider. */
 export interface AnthropicOptions extends CommonProviderOptions {
@@ -22,6 +19,9 @@ export interface AnthropicOptions extends CommonProviderOptions {
 
 /** The plugin's name, on its hook taps and errors. */
 export const PLUGIN = 'provider-anthropic';
+
+/** The wire format and the SDK loader, imported on the first request: a session on another provider never loads them. */
+const wireFormat = lazyImport(PLUGIN, 'wire format', () => import('./wire.js'));
 
 /** Creates the Anthropic provider. Nothing is imported or connected until the first request. */
 export function createAnthropicProvider(settings: ProviderSettings, options: AnthropicOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
@@ -48,7 +48,7 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
     ...setup.applyDefaults(request),
     thinkingBudget: thinkingBudgetFrom(options, request.thinkingBudget),
   });
-  const wire = (request: ProviderRequest) => toWireRequest(request, { maxTokens: request.maxTokens, thinkingBudget: request.thinkingBudget });
+  const wire = async (request: ProviderRequest) => (await wireFormat()).toWireRequest(request, { maxTokens: request.maxTokens, thinkingBudget: request.thinkingBudget });
 
   return createSdkProvider<Anthropic>({
     name: settings.name,
@@ -60,7 +60,7 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
     endpointSource: setup.baseURLSource,
     responseCache: setup.responseCache,
     async connect() {
-      const AnthropicClient = await loadAnthropicSdk();
+      const AnthropicClient = await (await wireFormat()).loadAnthropicSdk();
       const common = { baseURL, maxRetries: 0, timeout: timeoutMs, ...sdkLogging(logger) };
       if (credentials.apiKey) return new AnthropicClient({ ...common, apiKey: credentials.apiKey, defaultHeaders: options.headers });
       if (authToken) return new AnthropicClient({ ...common, authToken, defaultHeaders: options.headers });
@@ -74,17 +74,19 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
     },
     prepare,
     async openStream(client, request, signal) {
-      const stream = await client.messages.create({ ...wire(request), stream: true }, { signal, headers: headersOf(request) });
+      const { translateStream } = await wireFormat();
+      const stream = await client.messages.create({ ...(await wire(request)), stream: true }, { signal, headers: headersOf(request) });
       return translateStream(stream, request.model);
     },
     async complete(client, request, signal) {
-      return translateMessage(await client.messages.create(wire(request), { signal, headers: headersOf(request), timeout: setup.completeTimeoutMs }));
+      const { translateMessage } = await wireFormat();
+      return translateMessage(await client.messages.create(await wire(request), { signal, headers: headersOf(request), timeout: setup.completeTimeoutMs }));
     },
     classify: (error) => classifySdkError(error, target, timeoutMs),
     async countTokens(request, client) {
       if (options.tokenCount !== 'api') return countRequestTokens(request);
-      const body = wire(prepare({ ...request, maxTokens: 1 }));
       try {
+        const body = await wire(prepare({ ...request, maxTokens: 1 }));
         const counted = await (await client()).messages.countTokens({ model: body.model, messages: body.messages, system: body.system, tools: body.tools });
         return counted.input_tokens;
       } catch (error) {

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { type Logger, type Provider, type ProviderSettings } from '../../core/index.js';
+import { lazyImport, type Logger, type Provider, type ProviderSettings } from '../../core/index.js';
 import {
   classifySdkError,
   countRequestTokens,
@@ -8,11 +8,8 @@ import {
   sdkLogging,
   type CommonProviderOptions,
 } from '../../core/kits/provider/index.js';
-import { toWireRequest, type RequestShape } from './convert.js';
+import type { RequestShape } from './convert.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
-import { tokenCounterFor } from './tokenizer.js';
-import { translateCompletion, translateStream } from './translate.js';
-import { loadOpenAiSdk } from './sdk.js';
 
 /** The `provider:` options of the OpenAI provider. */
 export interface OpenAIOptions extends CommonProviderOptions {
@@ -28,6 +25,9 @@ const NO_KEY = 'no-key';
 
 /** The plugin's name, on its hook taps and errors. */
 export const PLUGIN = 'provider-openai';
+
+/** The wire format, tokenizer and SDK loader, imported on first use: a session on another provider never loads them. */
+const wireFormat = lazyImport(PLUGIN, 'wire format', () => import('./wire.js'));
 
 /** Creates the OpenAI (or OpenAI-compatible) provider. Nothing is imported or connected until the first request. */
 export function createOpenAIProvider(settings: ProviderSettings, options: OpenAIOptions, logger: Logger, env: NodeJS.ProcessEnv = process.env): Provider {
@@ -63,7 +63,7 @@ export function createOpenAIProvider(settings: ProviderSettings, options: OpenAI
     endpointSource: setup.baseURLSource,
     responseCache: setup.responseCache,
     async connect() {
-      const OpenAIClient = await loadOpenAiSdk();
+      const OpenAIClient = await (await wireFormat()).loadOpenAiSdk();
       return new OpenAIClient({
         baseURL,
         apiKey: credentials.apiKey ?? NO_KEY,
@@ -78,16 +78,18 @@ export function createOpenAIProvider(settings: ProviderSettings, options: OpenAI
     },
     prepare: setup.applyDefaults,
     async openStream(client, request, signal) {
+      const { toWireRequest, translateStream } = await wireFormat();
       const body = { ...toWireRequest(request, shape), stream: true as const, stream_options: { include_usage: true } };
       const stream = await client.chat.completions.create(body, { signal, headers: headersOf(request) });
       return translateStream(stream, request.model);
     },
     async complete(client, request, signal) {
+      const { toWireRequest, translateCompletion } = await wireFormat();
       return translateCompletion(await client.chat.completions.create(toWireRequest(request, shape), { signal, headers: headersOf(request), timeout: setup.completeTimeoutMs }));
     },
     classify: (error) => classifySdkError(error, target, timeoutMs),
     async countTokens(request) {
-      return countRequestTokens(request, await tokenCounterFor(request.model || setup.model));
+      return countRequestTokens(request, await (await wireFormat()).tokenCounterFor(request.model || setup.model));
     },
     contextWindow: (name) => contextWindowOf(name, options.contextWindow),
   });

@@ -1,8 +1,10 @@
-import { definePlugin, AssistantError, SessionError, type Kernel } from '../../core/index.js';
+import { definePlugin, lazyImport, AssistantError, SessionError, type Kernel } from '../../core/index.js';
 import { installRecorder } from './recorder.js';
-import { fromJson } from './recording.js';
-import { replaySession, type ReplayReport } from './replayer.js';
+import type { ReplayReport } from './replayer.js';
 import { REPLAY_ERRORS } from './errors.js';
+
+/** The replayer (a loop fed from the recording), imported when `assistant replay` runs. */
+const replayer = lazyImport('replay', 'replayer', () => import('./replay-parts.js'));
 
 async function sessionIdFor(kernel: Kernel, prefix: string): Promise<string> {
   const matches = await kernel.store().resolve(prefix, kernel.projectRoot);
@@ -46,6 +48,7 @@ export default definePlugin({
           if (tools !== 'recorded' && tools !== 'live') throw new AssistantError('ASSISTANT_USAGE', `--tools must be recorded or live (got "${tools}")`);
           await kernel.start();
           const id = await sessionIdFor(kernel, prefix!);
+          const { replaySession, fromJson } = await replayer();
           const entries = fromJson(await kernel.store().readRecords(id, 'recording'));
           if (!entries.some((e) => e.kind === 'request'))
             throw new SessionError(REPLAY_ERRORS.ASSISTANT_REPLAY_NO_RECORDING, `session ${id.slice(0, 8)} was not recorded; run with --record (or set persistence.record: true) to record sessions for replay`);

@@ -1,6 +1,9 @@
-import { Stage, type Kernel, type ToolCallPart } from '../../core/index.js';
-import { digestOf, messageHash } from './digest.js';
-import { asJson, type RecordingEntry } from './recording.js';
+import { lazyImport, Stage, type Kernel, type ToolCallPart } from '../../core/index.js';
+import type { RecordingEntry } from './recording.js';
+
+/** Request digests and the stored format, imported by the first request recorded: a run without `--record` never loads them. */
+const digests = lazyImport('replay', 'request digests', () => import('./digest.js'));
+const format = lazyImport('replay', 'recording format', () => import('./recording.js'));
 
 /**
  * Records what a replay needs into the session's `recording` channel: prompts as given, each model
@@ -25,6 +28,7 @@ export function installRecorder(kernel: Kernel): void {
   kernel.hooks.providerRequest.tapPromise({ name: 'replay', stage: Stage.RECORD }, async (request) => {
     const sessionId = kernel.session?.info.id;
     if (!sessionId) return request;
+    const { digestOf, messageHash } = await digests();
     const known = seen.get(sessionId) ?? seen.set(sessionId, new Set()).get(sessionId)!;
     const added = request.messages.filter((m) => !known.has(messageHash(m)));
     for (const m of added) known.add(messageHash(m));
@@ -49,6 +53,9 @@ export function installRecorder(kernel: Kernel): void {
   });
 
   const flush = async (sessionId: string) => {
+    if (!buffers.get(sessionId)?.length) return;
+    const { asJson } = await format();
+    // Taken after the import: entries pushed meanwhile go too, and a failed import leaves them buffered.
     const entries = buffers.get(sessionId);
     if (!entries?.length) return;
     buffers.delete(sessionId);

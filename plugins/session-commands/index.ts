@@ -1,7 +1,9 @@
-import { definePlugin, formatError, isAssistantError, type Kernel, type SlashCommandContext } from '../../core/index.js';
-import { type AgentRunner } from '../../core/kits/agent/index.js';
-import { formatSessionList, resumeSession } from './resume.js';
+import { definePlugin, formatError, isAssistantError, lazyImport, type Kernel, type SlashCommandContext } from '../../core/index.js';
+import type { AgentRunner } from '../../core/kits/agent/index.js';
 import { sessionsCommand } from './sessions-cli.js';
+
+/** `/sessions` and `/resume`, imported when one of them runs. */
+const resume = lazyImport('session-commands', '/resume', () => import('./resume.js'));
 
 /** How many sessions `/sessions` lists. */
 const LIST_LIMIT = 15;
@@ -23,7 +25,7 @@ export default definePlugin({
       registry.addSlash({
         name: 'sessions',
         description: "This project's recent sessions; continue one with /resume <id>",
-        run: async (_args, context) => formatSessionList(await kernel.store().list({ projectRoot: kernel.projectRoot, limit: LIST_LIMIT }), context.sessionId),
+        run: async (_args, context) => (await resume()).formatSessionList(await kernel.store().list({ projectRoot: kernel.projectRoot, limit: LIST_LIMIT }), context.sessionId),
       });
       registry.addSlash({
         name: 'resume',
@@ -38,6 +40,7 @@ export default definePlugin({
 async function runResume(kernel: Kernel, prefix: string, context: SlashCommandContext): Promise<string> {
   const switchRunner = context.ui?.switchRunner as SwitchRunner | undefined;
   if (typeof switchRunner !== 'function') return '/resume works in the interactive UI; from a shell run: assistant --resume <id>';
+  const { formatSessionList, resumeSession } = await resume();
   if (!prefix) return formatSessionList(await kernel.store().list({ projectRoot: kernel.projectRoot, limit: LIST_LIMIT }), context.sessionId);
   try {
     return await resumeSession(kernel, prefix, context, switchRunner);

@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { AssistantError, SessionError, type CliCommand, type Json, type Kernel, type SessionSnapshot } from '../../core/index.js';
+import { AssistantError, SessionError, lazyImport, type CliCommand, type Json, type Kernel, type SessionSnapshot } from '../../core/index.js';
 import { resolveSessionId } from '../../core/kits/agent/index.js';
 import { summaryLine } from '../../core/kits/store/index.js';
-import { sessionMarkdown } from './markdown.js';
-import { auditLine, savedMetrics, showText, type AuditRecord } from './show.js';
+import type { AuditRecord } from './show.js';
+
+/** How `show`, `export` and `audit` render a session, imported when one of them runs. */
+const renderers = lazyImport('session-commands', 'session renderers', () => import('./render.js'));
 
 const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 
@@ -47,6 +49,7 @@ export function sessionsCommand(kernel: Kernel): CliCommand {
     arguments: '<id>',
     options: [{ flags: '--json', description: 'the whole session as JSON' }],
     async action([id], opts) {
+      const { savedMetrics, showText } = await renderers();
       const snapshot = await load(kernel, id!);
       const metrics = await savedMetrics(kernel, snapshot.info.id);
       out(opts.json ? JSON.stringify({ ...snapshot, metrics }, null, 2) : showText(snapshot, metrics));
@@ -62,6 +65,7 @@ export function sessionsCommand(kernel: Kernel): CliCommand {
     ],
     async action([id], opts) {
       if (opts.format !== 'markdown' && opts.format !== 'json') throw new AssistantError('ASSISTANT_USAGE', `--format must be markdown or json (got "${String(opts.format)}")`);
+      const { sessionMarkdown } = await renderers();
       const snapshot = await load(kernel, id!);
       const text = opts.format === 'json' ? JSON.stringify(snapshot, null, 2) + '\n' : sessionMarkdown(snapshot);
       if (typeof opts.output === 'string') writeFileSync(opts.output, text, { mode: 0o600 });
@@ -110,6 +114,7 @@ export function sessionsCommand(kernel: Kernel): CliCommand {
       const records = (await kernel.store().readRecords(id, 'audit')) as Json[];
       if (opts.json) return out(records.map((r) => JSON.stringify(r)).join('\n'));
       if (!records.length) return out(`no tool calls recorded for session ${id}`);
+      const { auditLine } = await renderers();
       out(records.map((r) => auditLine(r as AuditRecord)).join('\n'));
     },
   };

@@ -1,6 +1,10 @@
 import { join } from 'node:path';
-import { definePlugin, userDirs, type SessionStore } from '../../core/index.js';
-import { createRedisStore, type RedisStoreOptions } from './store.js';
+import { definePlugin, lazyImport, userDirs, type SessionStore } from '../../core/index.js';
+import { deferredStore } from './deferred-store.js';
+import type { RedisStoreOptions } from './store.js';
+
+/** The store and its Redis client, imported on the store's first use: a session on another store never loads them. */
+const implementation = lazyImport('store-redis', 'Redis store', () => import('./store.js'));
 
 type Options = Partial<RedisStoreOptions>;
 
@@ -28,20 +32,18 @@ export default definePlugin<Options>({
   },
   apply(kernel, options, { logger }) {
     let store: SessionStore | undefined;
-    kernel.hooks.sessionStore.for('redis').tap('store-redis', () =>
-      (store ??= createRedisStore(
-        {
-          url: options.url ?? process.env.ASSISTANT_REDIS_URL ?? 'redis://127.0.0.1:6379',
-          keyPrefix: options.keyPrefix ?? 'assistant:',
-          ttlSeconds: options.ttlSeconds ?? 86_400,
-          leaseSeconds: options.leaseSeconds ?? 15,
-          onDisconnect: options.onDisconnect ?? 'spool',
-          connectTimeoutMs: options.connectTimeoutMs ?? 2000,
-          commandTimeoutMs: options.commandTimeoutMs ?? 2000,
-          spoolDir: options.spoolDir ?? join(userDirs().data, 'redis-spool'),
-        },
-        logger,
-      )),
-    );
+    kernel.hooks.sessionStore.for('redis').tap('store-redis', () => {
+      const settings: RedisStoreOptions = {
+        url: options.url ?? process.env.ASSISTANT_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        keyPrefix: options.keyPrefix ?? 'assistant:',
+        ttlSeconds: options.ttlSeconds ?? 86_400,
+        leaseSeconds: options.leaseSeconds ?? 15,
+        onDisconnect: options.onDisconnect ?? 'spool',
+        connectTimeoutMs: options.connectTimeoutMs ?? 2000,
+        commandTimeoutMs: options.commandTimeoutMs ?? 2000,
+        spoolDir: options.spoolDir ?? join(userDirs().data, 'redis-spool'),
+      };
+      return (store ??= deferredStore('redis', async () => (await implementation()).createRedisStore(settings, logger)));
+    });
   },
 });

@@ -1,6 +1,9 @@
-import { definePlugin } from '../../core/index.js';
+import { definePlugin, lazyImport } from '../../core/index.js';
 import { SURFACE_ACP_ERRORS } from './errors.js';
 import { VERSION } from './version.js';
+
+/** The ACP server and its SDK (with zod), imported when `assistant acp` runs, never on another command's path. */
+const acpServer = lazyImport('surface-acp', 'ACP server', () => import('./stdio.js'));
 
 /**
  * `assistant acp`: the agent for editors that speak the Agent Client Protocol (Zed, JetBrains IDEs,
@@ -15,8 +18,7 @@ export default definePlugin({
       registry.addCli({
         name: 'acp',
         description: 'serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim); see docs/surfaces.md',
-        // The SDK (with zod) is imported when the command runs, never on another command's path.
-        action: async () => (await import('./stdio.js')).serveStdio(kernel),
+        action: async () => (await acpServer()).serveStdio(kernel),
       }),
     );
   },

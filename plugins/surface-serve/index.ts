@@ -1,6 +1,9 @@
-import { definePlugin } from '../../core/index.js';
+import { definePlugin, lazyImport } from '../../core/index.js';
 import { SERVE_ERRORS } from './errors.js';
 import type { ServeFlags } from './serve-command.js';
+
+/** The server, its routes and the diff library, imported when `assistant serve` runs, not on every start. */
+const serveCommand = lazyImport('surface-serve', 'server', () => import('./serve-command.js'));
 
 /**
  * `assistant serve`: a local HTTP server and web UI driving this project's sessions (list, create,
@@ -21,8 +24,7 @@ export default definePlugin({
           { flags: '--host <address>', description: 'address to bind (default 127.0.0.1; others need --allow-remote)' },
           { flags: '--allow-remote', description: 'allow binding an address other machines can reach' },
         ],
-        // The server, its routes and the diff library load when the command runs, not on every start.
-        action: async (_args, options) => (await import('./serve-command.js')).runServe(kernel, options as ServeFlags, logger),
+        action: async (_args, options) => (await serveCommand()).runServe(kernel, options as ServeFlags, logger),
       }),
     );
   },

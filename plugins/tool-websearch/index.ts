@@ -1,10 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AssistantError, definePlugin, errorResult, PluginError, textResult, type Json } from '../../core/index.js';
+import { AssistantError, definePlugin, errorResult, lazyImport, PluginError, textResult, type Json } from '../../core/index.js';
 import { isBackend, type SearchBackend } from './backend.js';
 import { WEBSEARCH_ERRORS } from './errors.js';
-import { jsonBackend, type JsonBackendOptions } from './json-backend.js';
-import { filterHits, formatHits } from './results.js';
+import type { JsonBackendOptions } from './json-backend.js';
+
+/** The built-in JSON backend and the results' filter and format, imported when search is configured and starts. */
+const search = lazyImport('tool-websearch', 'search backend', () => import('./search.js'));
 
 /** The `webSearch` section of the configuration. */
 interface WebSearchOptions extends Partial<JsonBackendOptions> {
@@ -46,7 +48,8 @@ export default definePlugin<WebSearchOptions>({
       throw new PluginError('ASSISTANT_PLUGIN_OPTIONS_INVALID', 'webSearch: set either url (the built-in JSON backend) or backend (a module of your own), not both', { plugin: 'tool-websearch' });
     // Loaded once, at ready (a broken backend module stops the start) or at the first search.
     let loading: Promise<SearchBackend> | undefined;
-    const load = () => (loading ??= options.url ? Promise.resolve(jsonBackend(options as JsonBackendOptions, process.env)) : loadBackend(options.backend!, kernel.projectRoot));
+    const load = () =>
+      (loading ??= options.url ? search().then(({ jsonBackend }) => jsonBackend(options as JsonBackendOptions, process.env)) : loadBackend(options.backend!, kernel.projectRoot));
     kernel.hooks.ready.tapPromise('tool-websearch', async () => void (await load()));
     kernel.tools.register<{ query: string; max_results?: number; allowed_domains?: string[]; blocked_domains?: string[] }>({
       name: 'WebSearch',
@@ -76,6 +79,7 @@ export default definePlugin<WebSearchOptions>({
           return errorResult(WEBSEARCH_ERRORS.ASSISTANT_WEBSEARCH_BACKEND_INVALID.code, (error as Error).message);
         }
         try {
+          const { filterHits, formatHits } = await search();
           const hits = await backend.search({ query: input.query, maxResults, signal: context.signal });
           const kept = filterHits(Array.isArray(hits) ? hits : [], input.allowed_domains, input.blocked_domains).slice(0, maxResults);
           return textResult(formatHits(input.query, kept), { query: input.query, results: kept as unknown as Json });

@@ -69,7 +69,7 @@ const MAIN_VALUES = [
   'MCP_SERVER_NAME', 'PACKAGE_NAME', 'PROJECT_CONFIG_FILES', 'PermissionError', 'PluginError', 'ProviderError', 'SessionError', 'Stage',
   'TOOL_NAME', 'ToolError', 'addUsage', 'compileSchema', 'createControlFiles', 'createKernel', 'currentOwner',
   'decidePermission', 'defineErrorCodes', 'definePlugin', 'describeSchemaErrors', 'displayPath', 'emptyUsage', 'errorResult', 'escapeDeceptive', 'formatError',
-  'hasDeceptiveChars', 'isAssistantError', 'isInside', 'locksConflict', 'messageText', 'parseMcpToolName', 'permissionRequestFor',
+  'hasDeceptiveChars', 'isAssistantError', 'isInside', 'lazyImport', 'locksConflict', 'messageText', 'parseMcpToolName', 'permissionRequestFor',
   'projectDataDir', 'projectHash', 'realPath', 'resolveApprovals', 'resolveToolPath', 'resourcesOverlap', 'schemaProblems',
   'sourceFor', 'stableJson', 'textResult', 'userDirs',
 ].sort();

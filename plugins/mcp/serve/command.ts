@@ -1,6 +1,8 @@
-import type { CliCommand, Kernel, Logger, ResolvedConfig } from '../../../core/index.js';
+import { lazyImport, type CliCommand, type Kernel, type Logger, type ResolvedConfig } from '../../../core/index.js';
 import { kernelForSurface, setSurface } from '../../../core/kits/agent/index.js';
-import { serveTools } from './server.js';
+
+/** The MCP server (and its SDK), imported when `mcp serve` runs. */
+const server = lazyImport('mcp', 'MCP server', () => import('./server.js'));
 
 /**
  * The configuration of the served kernel: the same project, plugins and policy, minus this plugin's
@@ -27,6 +29,7 @@ export function serveCommand(deps: { kernel: Kernel; logger: Logger; version: st
       const served = await kernelForSurface(deps.kernel, { config: servedConfig(deps.kernel.resolvedConfig), checkSelections: false });
       try {
         await served.start();
+        const { serveTools } = await server();
         await serveTools({ kernel: served, mode: served.config.permissions?.mode ?? 'default', logger: deps.logger, version: deps.version });
         return 0;
       } finally {

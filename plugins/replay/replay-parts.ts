@@ -1,0 +1,3 @@
+/** What `assistant replay` needs: imported when it runs (index.ts). */
+export { replaySession } from './replayer.js';
+export { fromJson } from './recording.js';
