@@ -13,12 +13,15 @@ export interface WorkerPayload {
   module: string;
   exportName: string;
   task: WorkerTask;
-  /** Carries `abort` in and `process` (child pids to kill on teardown) out. */
+  /** Carries `abort` in, `started` and `process` (child pids to kill on teardown) out. */
   port: MessagePort;
 }
 
-/** Messages between the runtime and a running task. */
-export type PortMessage = { type: 'abort'; reason: string } | { type: 'process'; pid: number };
+/**
+ * Messages between the runtime and a running task: `abort` in; `started` (the tool's module is
+ * loaded and the tool is running: the pool's growth policy counts from here) and `process` out.
+ */
+export type PortMessage = { type: 'abort'; reason: string } | { type: 'started' } | { type: 'process'; pid: number };
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
@@ -42,6 +45,7 @@ export default async function runTask(payload: WorkerPayload): Promise<ToolResul
   });
   try {
     const mod = await load(payload.module);
+    port.postMessage({ type: 'started' } satisfies PortMessage);
     const run = mod[payload.exportName] as WorkerRun | undefined;
     if (typeof run !== 'function')
       return thrownResult(new Error(`${payload.module} has no function export "${payload.exportName}" for the tool ${task.tool}`));
