@@ -1,8 +1,8 @@
 /**
- * When the tool pool may take on one more task at a time, and so start one more thread. Starting a
+ * When the tool pool may take on one more call at a time, and so start one more thread. Starting a
  * worker thread costs its bootstrap and its tool's module graph (about 60-90 ms of CPU and 10-15 MiB),
  * while a Read of a small file takes about a millisecond: a thread is added only once queued work
- * has waited this long behind tasks that were all running in their workers.
+ * has waited this long behind calls that were all running in their workers.
  */
 export const GROWTH_GRACE_MS = 25;
 
@@ -14,43 +14,65 @@ export interface PoolLoad {
   dispatched: number;
   /** Of those, the ones not yet running in a worker (a thread booting, a module loading). */
   starting: number;
+  /** When the most recent of the running ones began (main-thread clock), if any runs. */
+  lastStartedAt: number | undefined;
 }
 
 /**
- * Counts the time during which work was queued while every slot held a task running in a worker:
- * the time is summed over the stretches (a hand-over between two quick tasks pauses it, it does
- * not restart it), so eight 8 ms Reads add a thread while sixteen 1 ms ones do not. Time spent
- * starting a thread or loading a module never counts. The sum starts again from zero whenever
- * the queue empties or a slot is added.
+ * Two rules add a slot, both only while calls are queued and every slot holds a call running in
+ * its worker (never while a thread boots or a module loads):
+ * - every running call has run for the grace: a long Bash or Grep holds queued work back by at
+ *   most the grace plus a thread start;
+ * - the calls that finished while work was queued ran, by their workers' own clocks, for the
+ *   grace per slot in all: eight 8 ms Reads add a thread, sixteen quick ones do not. Workers'
+ *   clocks, so a main thread slow to take results (a loaded machine) does not count as work.
+ * The sum starts again from zero when the queue empties or a slot is added.
  */
 export class GrowthPolicy {
   /** How many calls the pool hands piscina at once. */
   slots = 1;
-  /** Time summed over earlier stretches since the queue was last empty or a slot was added. */
-  private waitedMs = 0;
-  /** When the current stretch began (undefined: not in one). */
-  private since: number | undefined;
+  /** Run time of the calls that finished while work was queued, since the queue was last empty or a slot was added. */
+  private busyMs = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer is due. */
+  private dueAt: number | undefined;
 
   constructor(
     private readonly maxSlots: number,
+    private readonly load: () => PoolLoad,
     private readonly onGrow: () => void,
     private readonly graceMs = GROWTH_GRACE_MS,
   ) {}
 
   /** Re-evaluates after any change: a call queued, handed over, started or finished. */
-  observe(load: PoolLoad): void {
-    if (load.queued === 0) return this.reset();
-    const saturated = this.slots < this.maxSlots && load.dispatched >= this.slots && load.starting === 0;
-    if (saturated && this.since === undefined) {
-      this.since = performance.now();
-      this.timer = setTimeout(() => this.grow(), Math.max(0, this.graceMs - this.waitedMs));
-      // Running tasks keep the process alive; this timer alone must not.
-      this.timer.unref();
-    } else if (!saturated && this.since !== undefined) {
-      this.waitedMs += performance.now() - this.since;
-      this.stopTimer();
+  observe(): void {
+    const load = this.load();
+    if (load.queued === 0) this.busyMs = 0;
+    if (!this.saturated(load) || load.lastStartedAt === undefined) return this.disarm();
+    const dueAt = load.lastStartedAt + this.graceMs;
+    if (dueAt === this.dueAt) return;
+    this.disarm();
+    this.dueAt = dueAt;
+    this.timer = setTimeout(() => {
+      this.timer = this.dueAt = undefined;
+      // Results that arrived while this thread was not running are taken first (poll phase):
+      // a call that finished meanwhile must not count as still running.
+      setImmediate(() => this.growIfLongRunning());
+    }, Math.max(0, dueAt - performance.now()));
+    // Running calls keep the process alive; this timer alone must not.
+    this.timer.unref();
+  }
+
+  /** A call finished after `runMs` in its worker; call before the pool forgets it. */
+  finished(runMs: number): void {
+    const load = this.load();
+    if (load.queued === 0) {
+      this.busyMs = 0;
+      return;
     }
+    if (!this.saturated(load)) return;
+    this.busyMs += Math.max(0, runMs);
+    if (this.busyMs >= this.graceMs * this.slots) this.grow();
   }
 
   /** A thread exited (idle, crashed or terminated): its slot goes with it, so a later burst grows again by the rule. */
@@ -60,24 +82,30 @@ export class GrowthPolicy {
 
   /** Back to one slot and no timer (the pool was destroyed). */
   close(): void {
-    this.reset();
+    this.disarm();
+    this.busyMs = 0;
     this.slots = 1;
   }
 
+  private saturated(load: PoolLoad): boolean {
+    return load.queued > 0 && this.slots < this.maxSlots && load.dispatched >= this.slots && load.starting === 0;
+  }
+
+  private growIfLongRunning(): void {
+    const load = this.load();
+    if (this.saturated(load) && load.lastStartedAt !== undefined && performance.now() - load.lastStartedAt >= this.graceMs) this.grow();
+    else this.observe();
+  }
+
   private grow(): void {
-    this.since = this.timer = undefined;
-    this.waitedMs = 0;
+    this.disarm();
+    this.busyMs = 0;
     this.slots = Math.min(this.maxSlots, this.slots + 1);
     this.onGrow();
   }
 
-  private reset(): void {
-    this.stopTimer();
-    this.waitedMs = 0;
-  }
-
-  private stopTimer(): void {
+  private disarm(): void {
     clearTimeout(this.timer);
-    this.since = this.timer = undefined;
+    this.timer = this.dueAt = undefined;
   }
 }

@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { ToolResult, WorkerTask } from '../types/tools.js';
-import { GrowthPolicy } from './pool-growth.js';
-import type { PortMessage, WorkerPayload } from './worker.js';
+import { GrowthPolicy, type PoolLoad } from './pool-growth.js';
+import type { PortMessage, WorkerOutcome, WorkerPayload } from './worker.js';
 
 /** How the worker pool is sized. */
 export interface PoolOptions {
@@ -11,9 +11,9 @@ export interface PoolOptions {
    * Most worker threads. Default: the cores, at least 2 and at most 4. A thread costs its start-up
    * (its tool's module graph) and memory, so the pool grows only when parallel work is really
    * waiting: it hands piscina one call at a time, and one more (up to this) only once queued calls
-   * have waited GROWTH_GRACE_MS (pool-growth.ts) behind calls that were all running in their
-   * workers. A batch of quick Reads shares one thread; a long Bash or Grep holds queued work back
-   * by at most the grace plus a thread start. A thread that exits takes its slot with it.
+   * have waited GROWTH_GRACE_MS behind calls that were all running in their workers (the rules:
+   * pool-growth.ts). A batch of quick Reads shares one thread; a long Bash or Grep holds queued
+   * work back by at most the grace plus a thread start. A thread that exits takes its slot with it.
    */
   maxThreads?: number;
   /** An idle worker exits after this long, the last one too. Default 30 s. */
@@ -40,8 +40,8 @@ interface PoolCall {
   port: MessagePort;
   /** Aborting it makes piscina terminate the call's worker. */
   hard: AbortController;
-  /** The worker said it is running the tool (its module loaded). */
-  started: boolean;
+  /** When the worker said it runs the tool (its module loaded), on this thread's clock. */
+  startedAt: number | undefined;
   resolve(result: ToolResult): void;
   reject(error: Error): void;
 }
@@ -65,7 +65,11 @@ export class ToolPool {
   private readonly growth: GrowthPolicy;
 
   constructor(private readonly options: PoolOptions = {}) {
-    this.growth = new GrowthPolicy(options.maxThreads ?? defaultMaxThreads(), () => this.pump());
+    this.growth = new GrowthPolicy(
+      options.maxThreads ?? defaultMaxThreads(),
+      () => this.load(),
+      () => this.pump(),
+    );
   }
 
   /** Number of live worker threads (0 before the first call). */
@@ -79,13 +83,13 @@ export class ToolPool {
     const processes = new Set<number>();
     let call!: PoolCall;
     const settled = new Promise<ToolResult>((resolve, reject) => {
-      call = { payload: { module, exportName, task, port: port2 }, port: port1, hard: new AbortController(), started: false, resolve, reject };
+      call = { payload: { module, exportName, task, port: port2 }, port: port1, hard: new AbortController(), startedAt: undefined, resolve, reject };
     });
     port1.on('message', (message: PortMessage) => {
       if (message?.type === 'process' && Number.isInteger(message.pid)) processes.add(message.pid);
       else if (message?.type === 'started' && this.dispatched.has(call)) {
-        call.started = true;
-        this.observe();
+        call.startedAt = performance.now();
+        this.growth.observe();
       }
     });
     const result = settled.finally(() => {
@@ -132,13 +136,16 @@ export class ToolPool {
     while (this.canDispatch(pool)) {
       const call = this.queue.shift()!;
       this.dispatched.add(call);
-      (pool.run(call.payload, { transferList: [call.payload.port], signal: call.hard.signal }) as Promise<ToolResult>)
-        .then(call.resolve, call.reject)
+      (pool.run(call.payload, { transferList: [call.payload.port], signal: call.hard.signal }) as Promise<WorkerOutcome>)
+        .then((outcome) => {
+          this.growth.finished(outcome.runMs);
+          call.resolve(outcome.result);
+        }, call.reject)
         .finally(() => {
           if (this.dispatched.delete(call)) this.pump();
         });
     }
-    this.observe();
+    this.growth.observe();
   }
 
   /**
@@ -151,10 +158,13 @@ export class ToolPool {
     return this.dispatched.size < this.ready.size || pool.threads.length < this.growth.slots;
   }
 
-  private observe(): void {
+  private load(): PoolLoad {
     let starting = 0;
-    for (const call of this.dispatched) if (!call.started) starting++;
-    this.growth.observe({ queued: this.queue.length, dispatched: this.dispatched.size, starting });
+    let lastStartedAt: number | undefined;
+    for (const { startedAt } of this.dispatched)
+      if (startedAt === undefined) starting++;
+      else lastStartedAt = Math.max(lastStartedAt ?? startedAt, startedAt);
+    return { queued: this.queue.length, dispatched: this.dispatched.size, starting, lastStartedAt };
   }
 
   private forgetExited(pool: Piscina): void {
@@ -170,7 +180,7 @@ export class ToolPool {
     if (index < 0) return false;
     this.queue.splice(index, 1);
     call.reject(error);
-    this.observe();
+    this.growth.observe();
     return true;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The entry every pool worker runs: imports the tool's module (once per worker), hands it the task
  * and a cancellation signal, and turns a throw into an error result so its code survives the
- * thread boundary (structured clone keeps only an Error's message).
+ * thread boundary (structured clone keeps only an Error's message). It tells the pool when the tool
+ * starts and how long it ran: the pool's growth policy (pool-growth.ts) counts on both.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { thrownResult } from './results.js';
@@ -23,6 +24,12 @@ export interface WorkerPayload {
  */
 export type PortMessage = { type: 'abort'; reason: string } | { type: 'started' } | { type: 'process'; pid: number };
 
+/** What a worker returns for one call: the tool's result, and how long `run` took on this thread (the pool's growth policy adds it up). */
+export interface WorkerOutcome {
+  result: ToolResult;
+  runMs: number;
+}
+
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
 function load(url: string): Promise<Record<string, unknown>> {
@@ -37,7 +44,16 @@ function load(url: string): Promise<Record<string, unknown>> {
   return loaded;
 }
 
-export default async function runTask(payload: WorkerPayload): Promise<ToolResult> {
+export default async function runTask(payload: WorkerPayload): Promise<WorkerOutcome> {
+  let startedAt: number | undefined;
+  const result = await runTool(payload, () => {
+    startedAt = performance.now();
+    payload.port.postMessage({ type: 'started' } satisfies PortMessage);
+  });
+  return { result, runMs: startedAt === undefined ? 0 : performance.now() - startedAt };
+}
+
+async function runTool(payload: WorkerPayload, started: () => void): Promise<ToolResult> {
   const { port, task } = payload;
   const controller = new AbortController();
   port.on('message', (message: PortMessage) => {
@@ -45,7 +61,7 @@ export default async function runTask(payload: WorkerPayload): Promise<ToolResul
   });
   try {
     const mod = await load(payload.module);
-    port.postMessage({ type: 'started' } satisfies PortMessage);
+    started();
     const run = mod[payload.exportName] as WorkerRun | undefined;
     if (typeof run !== 'function')
       return thrownResult(new Error(`${payload.module} has no function export "${payload.exportName}" for the tool ${task.tool}`));

@@ -12,12 +12,16 @@ import { PROBE, allowAll, call, inline, kernelFor, runCalls, text } from './help
 
 type Meta = { thread: number };
 
+/** A tool module that returns at once: whatever the machine's load, sixteen of them stay far below the grace. */
+const QUICK = new URL('./fixtures/quick.worker.mjs', import.meta.url).href;
+
 const probes = inline('test-pool-probes', (kernel) => {
   const schema = { type: 'object', properties: { kind: { type: 'string' }, ms: { type: 'integer' }, path: { type: 'string' }, file: { type: 'string' }, dir: { type: 'string' } }, required: ['kind'] };
   const base = { inputSchema: schema, module: PROBE, risk: { category: 'read' as const }, summarize: (i: Record<string, unknown>) => `${i.kind}` };
   const reads = (i: Record<string, unknown>) => ({ reads: [String(i.path ?? '.')], writes: [] });
   kernel.tools.register({ ...base, name: 'ProbeRead', description: 'reads', access: reads });
   kernel.tools.register({ ...base, name: 'ProbeSlow', description: 'times out', access: reads, timeoutMs: 300 });
+  kernel.tools.register({ ...base, module: QUICK, name: 'Quick', description: 'returns at once', access: reads });
 });
 
 const kernels: Kernel[] = [];
@@ -58,13 +62,13 @@ function releaseLater(file: string, ms = PATIENT_MS) {
 describe('growth', () => {
   it('runs sixteen quick calls of one batch on one thread', async () => {
     const pool = poolOf(4);
-    const results = await Promise.all(Array.from({ length: 16 }, () => pool.run(PROBE, 'run', probeTask({ kind: 'echo' })).result));
+    const results = await Promise.all(Array.from({ length: 16 }, () => pool.run(QUICK, 'run', probeTask({})).result));
     expect(results.every((r) => r.isError === undefined)).toBe(true);
     expect(pool.threads).toBe(1);
 
     // The same through the runtime: every call ran on the same thread.
     const { kernel } = await kernelWith(4);
-    const parts = await runCalls(kernel, Array.from({ length: 16 }, (_, i) => call('ProbeRead', { kind: 'echo', path: `f${i}` })));
+    const parts = await runCalls(kernel, Array.from({ length: 16 }, (_, i) => call('Quick', { kind: 'quick', path: `f${i}` })));
     expect(parts.every((p) => p.isError === undefined)).toBe(true);
     expect(new Set(parts.map((p) => (p.metadata as Meta).thread)).size).toBe(1);
   });
