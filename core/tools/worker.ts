@@ -24,7 +24,7 @@ export interface WorkerPayload {
  */
 export type PortMessage = { type: 'abort'; reason: string } | { type: 'started' } | { type: 'process'; pid: number };
 
-/** What a worker returns for one call: the tool's result, and how long `run` took on this thread (the pool's growth policy adds it up). */
+/** What a worker returns for one call: the tool's result, and how long `run` took on this thread (the pool's growth policy adds it up; 0 for a tool's first call in the thread). */
 export interface WorkerOutcome {
   result: ToolResult;
   runMs: number;
@@ -45,12 +45,15 @@ function load(url: string): Promise<Record<string, unknown>> {
 }
 
 export default async function runTask(payload: WorkerPayload): Promise<WorkerOutcome> {
+  // A tool's first call in a thread also warms its code (lazy imports, a cold JIT): like loading
+  // its module, that is the cost of a new thread, not work that queued calls waited for.
+  const warm = modules.has(payload.module);
   let startedAt: number | undefined;
   const result = await runTool(payload, () => {
     startedAt = performance.now();
     payload.port.postMessage({ type: 'started' } satisfies PortMessage);
   });
-  return { result, runMs: startedAt === undefined ? 0 : performance.now() - startedAt };
+  return { result, runMs: warm && startedAt !== undefined ? performance.now() - startedAt : 0 };
 }
 
 async function runTool(payload: WorkerPayload, started: () => void): Promise<ToolResult> {
