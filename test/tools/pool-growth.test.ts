@@ -50,6 +50,13 @@ function probeTask(input: Record<string, unknown>) {
   return { tool: 'ProbeRead', callId: `pool-${++ids}`, input, projectRoot: '/', cwd: '/', options: {}, state: {}, timeoutMs: 120_000 };
 }
 
+/** A pool of `maxThreads` and a file whose creation releases the calls that wait for it. */
+function heldPool(maxThreads: number) {
+  const pool = poolOf(maxThreads);
+  const file = join(tempDir(), 'release');
+  return { pool, file, release: releaseLater(file), hold: () => pool.run(PROBE, 'run', probeTask({ kind: 'wait-for', file })) };
+}
+
 /** Creates `file` after `ms` unless the test did first: a held call never outlives its test. */
 function releaseLater(file: string, ms = PATIENT_MS) {
   const timer = setTimeout(() => writeFileSync(file, ''), ms);
@@ -74,11 +81,8 @@ describe('growth', () => {
   });
 
   it('adds a thread for a queued call while a long call keeps running', async () => {
-    const root = tempDir();
-    const pool = poolOf(4);
-    const file = join(root, 'release');
-    const release = releaseLater(file);
-    const long = pool.run(PROBE, 'run', probeTask({ kind: 'wait-for', file }));
+    const { pool, file, release, hold } = heldPool(4);
+    const long = hold();
     const quick = await pool.run(PROBE, 'run', probeTask({ kind: 'echo' })).result;
     // The quick call finished while the long one was still held: it ran on a second thread.
     expect(existsSync(file)).toBe(false);
@@ -113,11 +117,8 @@ describe('growth', () => {
   });
 
   it('never grows past maxThreads', async () => {
-    const root = tempDir();
-    const pool = poolOf(2);
-    const file = join(root, 'release');
-    const release = releaseLater(file);
-    const held = [0, 1].map(() => pool.run(PROBE, 'run', probeTask({ kind: 'wait-for', file })));
+    const { pool, release, hold } = heldPool(2);
+    const held = [hold(), hold()];
     const queued = pool.run(PROBE, 'run', probeTask({ kind: 'echo' }));
     let done = false;
     void queued.result.then(() => (done = true));
@@ -164,11 +165,8 @@ describe('calls queued in the pool', () => {
   });
 
   it('requestStop and terminate of a queued call settle it at once; the running call is untouched', async () => {
-    const root = tempDir();
-    const pool = poolOf(1);
-    const file = join(root, 'release');
-    const release = releaseLater(file);
-    const long = pool.run(PROBE, 'run', probeTask({ kind: 'wait-for', file }));
+    const { pool, file, release, hold } = heldPool(1);
+    const long = hold();
     const stopped = pool.run(PROBE, 'run', probeTask({ kind: 'echo' }));
     const terminated = pool.run(PROBE, 'run', probeTask({ kind: 'echo' }));
     stopped.requestStop('aborted');
