@@ -3,6 +3,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { ToolResult, WorkerTask } from '../types/tools.js';
 import type { PortMessage, WorkerPayload } from './worker.js';
+import { runtimeUrl } from '../util/runtime-module.js';
 
 /** How the worker pool is sized. */
 export interface PoolOptions {
@@ -79,7 +80,7 @@ export class ToolPool {
     this.pool ??= import('piscina').then(({ Piscina }) => {
       const maxThreads = this.options.maxThreads ?? defaultMaxThreads();
       return (this.created = new Piscina({
-        filename: new URL('./worker.js', import.meta.url).href,
+        filename: runtimeUrl(new URL('./worker.js', import.meta.url).href),
         minThreads: 1,
         maxThreads,
         idleTimeout: this.options.idleTimeoutMs ?? 30_000,
