@@ -1,7 +1,7 @@
 // The built CLI imports every built-in plugin, tool module and the pool's worker through runtimeUrl,
 // which maps a file of tsc's tree to its bundle entry by a rule (path with `/` as `~`). A file the
 // bundle lacks would silently load from tsc's tree, a second copy of the kernel beside the bundle's.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,19 @@ function bundleGraph(file: string, seen = new Set<string>()): Set<string> {
   seen.add(file);
   for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:^|[;\s])(?:import|export)\s*(?:[^;]*?\sfrom\s*)?"(\.\/[^"]+)"/g)) bundleGraph(join(dist, 'bundle', spec), seen);
   return seen;
+}
+
+/** The argument of every `import(...)` call in `code` (parentheses balanced). */
+function dynamicImports(code: string): string[] {
+  return [...code.matchAll(/\bimport\(/g)].map((m) => {
+    let depth = 1;
+    let i = m.index! + m[0].length;
+    for (const start = i; i < code.length; i++) {
+      if (code[i] === '(') depth++;
+      else if (code[i] === ')' && --depth === 0) return code.slice(start, i).trim();
+    }
+    return code.slice(m.index!);
+  });
 }
 
 describe('the runtime bundle', () => {
@@ -43,6 +56,23 @@ describe('the runtime bundle', () => {
       expect(file, subpath).toMatch(/^\.\/dist\/bundle\/[^/]+\.js$/);
       expect(existsSync(join(dist, '..', file)), `${subpath} → ${file}`).toBe(true);
     }
+  });
+
+  it('imports our own modules only by a literal specifier or through runtimeUrl', () => {
+    // A computed import of one of our files (`import(new URL('./x.js', import.meta.url).href)`)
+    // escapes the bundle and loads tsc's tree: a second kernel. Lazy loading must write
+    // `import('./x.js')`, which esbuild turns into a chunk. The rest import files that are not ours.
+    const outside = new Set([
+      'pathToFileURL(await realpath(file)).href', // a JavaScript config file of the user's (config/load.ts)
+      'pathToFileURL(file).href', // a web search backend the config names (tool-websearch)
+      'BUNDLED.href', // a provider SDK's single-file bundle in dist/vendor/ (no kernel in it)
+    ]);
+    const computed = readdirSync(join(dist, 'bundle'))
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) => dynamicImports(readFileSync(join(dist, 'bundle', file), 'utf8')))
+      .filter((expr) => !/^["'`]/.test(expr));
+    expect(computed.length).toBeGreaterThan(3);
+    expect(computed.filter((expr) => !expr.startsWith('runtimeUrl(') && !outside.has(expr))).toEqual([]);
   });
 
   it("keeps a tool module's chunks free of the kernel, as the unbundled worker graphs are", () => {
