@@ -12,7 +12,7 @@
 //   ASSISTANT_BUNDLE_ENTRIES constant is defined, i.e. only in this bundle.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -57,6 +57,7 @@ const originalUrls = {
       // the chain to tsc's source map.
       const pass = await build({
         entryPoints: [path],
+        absWorkingDir: dirname(path), // the inline map's sources stay relative to the file, as tsc wrote them
         write: false,
         bundle: false,
         format: 'esm',
