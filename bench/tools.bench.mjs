@@ -92,15 +92,17 @@ for (const backend of rgAvailable ? ['ripgrep', 'scanner'] : ['scanner']) {
   await run(kernel, [call('Noop', {})]);
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
+  // A search is watched from its second time: the repeat starts the watcher on the whole tree.
+  await run(kernel, [call('Grep', { pattern: 'needle0' })]);
   await run(kernel, [call('Grep', { pattern: 'needle0' })]);
   histogram.disable();
   const first = histogram.percentile(99) / 1e6;
-  while (!kernel.files.watch()) await new Promise((r) => setTimeout(r, 50));
+  while (!kernel.files.watching([tree])) await new Promise((r) => setTimeout(r, 50));
   histogram.reset();
   histogram.enable();
   for (let i = 1; i < 6; i++) await run(kernel, [call('Grep', { pattern: `needle${i}`, output_mode: 'content' })]);
   histogram.disable();
-  row(`Main-thread event-loop delay p99, first Grep of the 50,000-file tree (${backend}; file watcher starting)`, ms(first), '< 20 ms');
+  row(`Main-thread event-loop delay p99, first Grep of the 50,000-file tree and its repeat (${backend}; the repeat starts the file watcher)`, ms(first), '< 20 ms');
   row(`Main-thread event-loop delay p99, 5 more Greps (${backend}; watcher ready)`, ms(histogram.percentile(99) / 1e6), '< 20 ms');
   if (backend === 'ripgrep') {
     const grep = [];

@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, extname, join, resolve } from 'node:path';
-import { cosmiconfig, type PublicExplorer } from 'cosmiconfig';
+import { cosmiconfig, defaultLoaders, type PublicExplorer } from 'cosmiconfig';
 import { ConfigError } from '../core/kernel/errors.js';
 import { PROJECT_CONFIG_FILES } from '../core/kernel/control-files.js';
 import { userDirs } from '../core/util/paths.js';
@@ -49,7 +49,19 @@ export interface LoadConfigOptions {
 async function importConfig(file: string): Promise<unknown> {
   return ((await import(pathToFileURL(await realpath(file)).href)) as { default?: unknown }).default;
 }
-const JS_LOADERS = { '.js': importConfig, '.mjs': importConfig, '.cjs': importConfig };
+/**
+ * JSON configs go through JSON.parse, the parser cosmiconfig's own loader (parse-json) wraps; only
+ * a file that does not parse goes to that loader, for its message with a code frame. A valid file
+ * then costs no parse-json and @babel/code-frame modules at start-up.
+ */
+function loadJson(file: string, content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return defaultLoaders['.json'](file, content);
+  }
+}
+const JS_LOADERS = { '.js': importConfig, '.mjs': importConfig, '.cjs': importConfig, '.json': loadJson };
 
 let explorer: PublicExplorer | undefined;
 function getExplorer(): PublicExplorer {

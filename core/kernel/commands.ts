@@ -3,6 +3,12 @@ import type { CliCommand, CommandRegistry, DoctorCheck, SlashCommand } from '../
 
 const COMMAND_NAME = /^[a-z][a-z0-9_:-]*$/i;
 
+/** Names in a case-blind order. Not `localeCompare`: its first call builds an ICU collator (~8 ms of start-up). */
+const byName = (a: { name: string }, b: { name: string }): number => {
+  const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+};
+
 /**
  * Two plugins may each contribute subcommands to one group (`assistant sessions rewind` beside
  * `sessions list`): a name that only groups subcommands (no action of its own) merges; the
@@ -43,8 +49,8 @@ export function createCommandRegistry(currentPlugin: () => string | undefined): 
       if (!existing || !mergeGroups(existing, command, currentPlugin())) add(cli, 'subcommand', command);
     },
     slash: (name) => slash.get(name),
-    listSlash: () => [...slash.values()].sort((a, b) => a.name.localeCompare(b.name)),
-    listCli: () => [...cli.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    listSlash: () => [...slash.values()].sort(byName),
+    listCli: () => [...cli.values()].sort(byName),
     addCheck: (check) => void checks.push(check),
     listChecks: () => [...checks],
   };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { satisfies } from 'semver';
 import { PluginError, ConfigError } from './errors.js';
 import type { Plugin } from './kernel-types.js';
 import type { ResolvedPluginEntry, AssistantConfig } from '../types/config.js';
@@ -129,6 +129,11 @@ export async function collectPlugins(
   for (const name of disabled) byName.delete(name);
   return { prepared: [...byName.values()], listedNames, unknownDisabled };
 }
+
+type Satisfies = typeof import('semver/functions/satisfies.js');
+let satisfiesRange: Satisfies | undefined;
+/** semver, loaded only when a plugin declares `kernelApi` (no built-in does): it costs start-up ~15 ms. */
+const satisfies = (version: string, range: string) => (satisfiesRange ??= createRequire(import.meta.url)('semver/functions/satisfies.js') as Satisfies)(version, range);
 
 /** Checks `kernelApi` and `requires` across the final set. */
 export function checkCompatibility(prepared: PreparedPlugin[], apiVersion: string): void {

@@ -21,23 +21,38 @@ export function ajvForStandalone(): Ajv {
   return new (requireHere('ajv') as { Ajv: new (options: object) => Ajv }).Ajv({ ...OPTIONS, code: { source: true } });
 }
 
-/** The file name of a schema's validator precompiled at build time. */
+/** The key of a schema's validator precompiled at build time. */
 export function precompiledName(schema: object): string {
-  return `${createHash('sha256').update(stableJson(schema)).digest('hex').slice(0, 32)}.cjs`;
+  return createHash('sha256').update(stableJson(schema)).digest('hex').slice(0, 32);
 }
 
 /** Validators already made in this process, by schema object. */
 const compiled = new WeakMap<object, ValidateFunction>();
 
-/** Where the build puts precompiled validators: inside the package, never in a user-writable cache. */
-const PRECOMPILED = new URL('../../schemas/', import.meta.url);
+/** A precompiled validator's module body, wrapped as CommonJS wraps a file. */
+type ValidatorFactory = (module: { exports: { default?: ValidateFunction } }, exports: object, require: NodeJS.Require) => void;
+
+/**
+ * The validators the build precompiled, all in one file inside the package (never in a
+ * user-writable cache): one require at start-up instead of one per schema. Null when missing.
+ */
+let shipped: Record<string, ValidatorFactory> | null | undefined;
+export function shippedValidators(): Record<string, ValidatorFactory> | null {
+  if (shipped === undefined)
+    try {
+      shipped = requireHere(fileURLToPath(new URL('../../schemas/validators.cjs', import.meta.url))) as Record<string, ValidatorFactory>;
+    } catch {
+      shipped = null;
+    }
+  return shipped;
+}
 
 function precompiled<T>(schema: object): ValidateFunction<T> | undefined {
-  try {
-    return (requireHere(fileURLToPath(new URL(precompiledName(schema), PRECOMPILED))) as { default: ValidateFunction<T> }).default;
-  } catch {
-    return undefined;
-  }
+  const factory = shippedValidators()?.[precompiledName(schema)];
+  if (!factory) return undefined;
+  const module: { exports: { default?: ValidateFunction } } = { exports: {} };
+  factory(module, module.exports, requireHere);
+  return module.exports.default as ValidateFunction<T> | undefined;
 }
 
 /**

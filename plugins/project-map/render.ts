@@ -28,12 +28,14 @@ export function renderTree(tree: DirNode, depth: number): string[] {
 export function renderWithin(tree: DirNode, maxTokens: number, count: (text: string) => number): { text: string; depth: number } {
   let best: string[] | undefined;
   let depth = 0;
+  // Each depth is rendered once: the look-ahead that stops at the full tree is the next round's rendering.
+  let lines = renderTree(tree, 1);
   for (let d = 1; d <= 64; d++) {
-    const lines = renderTree(tree, d);
     if (count(lines.join('\n')) > maxTokens) break;
     best = lines;
     depth = d;
-    if (best.length && lines.length === renderTree(tree, d + 1).length) break;
+    lines = renderTree(tree, d + 1);
+    if (best.length && lines.length === best.length) break;
   }
   if (!best) {
     const top = renderTree(tree, 1);

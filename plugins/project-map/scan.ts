@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** A directory of the project tree, as scanned. */
@@ -19,8 +19,9 @@ export interface ScanOptions {
   maxEntries: number;
 }
 
+/** A .gitignore's rules and where it sits, as a path prefix relative to the root ('' or 'a/b/'). */
 interface Rules {
-  base: string;
+  prefix: string;
   ig: Ignore;
 }
 
@@ -32,53 +33,61 @@ function gitignoreAt(dir: string): Ignore | undefined {
   }
 }
 
-/** True when a path is ignored by any .gitignore from the root down to its directory. */
-function ignored(rules: Rules[], path: string, isDir: boolean): boolean {
-  for (const { base, ig } of rules) {
-    const rel = relative(base, path).split('\\').join('/');
-    if (rel && ig.ignores(isDir ? `${rel}/` : rel)) return true;
+/** True when a path (relative to the root, '/'-separated) is ignored by any .gitignore from the root down to its directory. */
+function ignored(rules: Rules[], rel: string, isDir: boolean): boolean {
+  for (const { prefix, ig } of rules) {
+    const own = rel.slice(prefix.length);
+    if (own && ig.ignores(isDir ? `${own}/` : own)) return true;
   }
   return false;
 }
 
 /**
  * Scans the project breadth first, honouring every .gitignore on the way (and never entering .git
- * or node_modules), sorted by name so the map is the same on every run.
+ * or node_modules), sorted by name so the map is the same on every run. It runs at start-up, so it
+ * stays cheap: paths relative to the root are built as it goes (no path.relative per entry), a
+ * folder's .gitignore is read only when its listing has one, and counts are summed once at the end.
  */
 export function scanProject(root: string, options: ScanOptions): { tree: DirNode; truncated: boolean } {
   const tree: DirNode = { name: '.', dirs: [], files: [], fileCount: 0 };
-  const base: Rules = { base: root, ig: ignore().add(['.git/', 'node_modules/', ...options.exclude]) };
-  const queue: Array<{ node: DirNode; path: string; rules: Rules[]; parents: DirNode[] }> = [{ node: tree, path: root, rules: [base], parents: [] }];
+  const base: Rules = { prefix: '', ig: ignore().add(['.git/', 'node_modules/', ...options.exclude]) };
+  const queue: Array<{ node: DirNode; path: string; rel: string; rules: Rules[] }> = [{ node: tree, path: root, rel: '', rules: [base] }];
   let entries = 0;
   let truncated = false;
-  while (queue.length) {
-    const { node, path, rules: inherited, parents } = queue.shift()!;
-    const own = gitignoreAt(path);
-    const rules = own ? [...inherited, { base: path, ig: own }] : inherited;
+  for (let next = 0; next < queue.length; next++) {
+    const { node, path, rel, rules: inherited } = queue[next]!;
     let list;
     try {
       list = readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       continue;
     }
+    const own = list.some((entry) => entry.name === '.gitignore') ? gitignoreAt(path) : undefined;
+    const rules = own ? [...inherited, { prefix: rel, ig: own }] : inherited;
     for (const entry of list) {
       if (entries >= options.maxEntries) {
         truncated = true;
         break;
       }
-      const full = join(path, entry.name);
       const isDir = entry.isDirectory();
-      if (ignored(rules, full, isDir)) continue;
+      const childRel = `${rel}${entry.name}`;
+      if (ignored(rules, childRel, isDir)) continue;
       entries++;
       if (isDir) {
         const child: DirNode = { name: entry.name, dirs: [], files: [], fileCount: 0 };
         node.dirs.push(child);
-        queue.push({ node: child, path: full, rules, parents: [...parents, node] });
-      } else {
-        node.files.push(entry.name);
-        for (const n of [...parents, node]) n.fileCount++;
-      }
+        queue.push({ node: child, path: join(path, entry.name), rel: `${childRel}/`, rules });
+      } else node.files.push(entry.name);
     }
+    if (truncated) break;
   }
+  countFiles(tree);
   return { tree, truncated };
+}
+
+/** Sets each folder's count of files anywhere below it. */
+function countFiles(node: DirNode): number {
+  node.fileCount = node.files.length;
+  for (const dir of node.dirs) node.fileCount += countFiles(dir);
+  return node.fileCount;
 }

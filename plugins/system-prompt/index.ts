@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { definePlugin, Stage, type SystemSection } from '../../core/index.js';
+import { gitBranch } from './git-branch.js';
 
 /** The built-in instructions, read on first use (importing a plugin does no I/O). */
 const basePrompt = () => readFileSync(new URL('./base-prompt.txt', import.meta.url), 'utf8').trim();
@@ -11,15 +10,6 @@ interface Options {
   instructions?: string;
   /** Appended after the built-in instructions. */
   append?: string;
-}
-
-function gitBranch(root: string): string | undefined {
-  if (!existsSync(join(root, '.git'))) return undefined;
-  try {
-    return execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
-  } catch {
-    return undefined;
-  }
 }
 
 /**

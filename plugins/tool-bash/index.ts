@@ -6,7 +6,7 @@ import { controlReport, watchControlPaths, type ControlChange } from './control-
 import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkLine, networkPermission } from './network.js';
-import { probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
+import { bwrapVersion, probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
 import { BASH_ERRORS } from './errors.js';
 
 /** Options of the tool-bash plugin. */
@@ -204,5 +204,5 @@ function sandboxCheck(settings: SandboxSettings) {
     settings.network ? 'network on' : 'network off (network: true asks the user)',
     'secrets hidden',
   ];
-  return { ok: true, detail: `${probe.version}: Bash commands run sandboxed: ${parts.join('; ')} (sandbox: ${settings.mode})` };
+  return { ok: true, detail: `${bwrapVersion()}: Bash commands run sandboxed: ${parts.join('; ')} (sandbox: ${settings.mode})` };
 }

@@ -56,14 +56,24 @@ export function probeSandbox(): SandboxProbe {
   if (probed) return probed;
   if (process.platform === 'darwin') return (probed = probeSeatbelt());
   if (process.platform !== 'linux') return (probed = { available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap, macOS sandbox-exec)` });
-  const version = spawnSync('bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
-  if (version.error || version.status !== 0) return (probed = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' });
+  // One trial run answers both questions (installed? namespaces allowed?): start-up pays for one
+  // bwrap process, not two; the version is asked for only by `assistant doctor` (bwrapVersion).
   const trial = (extra: string[]) => spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', ...CONFINE, ...extra, 'true'], { encoding: 'utf8', timeout: 5000 });
-  if (trial(USER_NAMESPACE).status === 0) return (probed = { available: true, version: version.stdout.trim(), userNamespace: true });
+  const withUserNamespace = trial(USER_NAMESPACE);
+  if ((withUserNamespace.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+    return (probed = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' });
+  if (withUserNamespace.status === 0) return (probed = { available: true, userNamespace: true });
   const plain = trial([]);
   if (plain.status !== 0)
-    return (probed = { available: false, version: version.stdout.trim(), reason: `bwrap cannot create namespaces here (${(plain.stderr || plain.error?.message || '').trim() || `exit ${plain.status}`}); user namespaces may be disabled` });
-  return (probed = { available: true, version: version.stdout.trim(), userNamespace: false });
+    return (probed = { available: false, reason: `bwrap cannot create namespaces here (${(plain.stderr || plain.error?.message || '').trim() || `exit ${plain.status}`}); user namespaces may be disabled` });
+  return (probed = { available: true, userNamespace: false });
+}
+
+/** bubblewrap's own version line, for `assistant doctor`. */
+export function bwrapVersion(): string {
+  if (process.platform !== 'linux') return probeSandbox().version ?? process.platform;
+  const version = spawnSync('bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
+  return version.status === 0 ? version.stdout.trim() : 'bubblewrap';
 }
 
 /** macOS: runs a profile of the shape commands get once, so a profile the system rejects never reaches a command. */

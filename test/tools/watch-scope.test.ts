@@ -1,6 +1,5 @@
-// The watcher watches only what the caches hold: nothing before a cache asks, a file's folder for a
-// recorded file, a searched folder's tree for a repeated search; and a cache trusts a watch only once
-// it is ready.
+// The watcher watches only what the caches hold: nothing before a cache asks, a searched folder's
+// tree for a repeated search; a Read starts no watch; and a cache trusts a watch only once it is ready.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,11 +35,24 @@ describe('what the file watcher watches', () => {
     expect(k.files.watched()).toEqual([{ folder: root, deep: true, ready: expect.any(Boolean) }]);
   });
 
-  it("watches a read file's folder, not the project, and a file watch does not cover a search of that folder", async () => {
-    const root = makeProject({ 'src/a.txt': 'alpha\n', 'src/deep/b.txt': 'beta\n', 'other/c.txt': 'c\n' });
+  it('a Read or an Edit starts no watch, and a read checksum is not trusted without one', async () => {
+    const root = makeProject({ 'src/a.txt': 'alpha\n' });
     ({ kernel } = await kernelFor(root));
     const k = kernel;
     expect(text(await runOne(k, 'Read', { file_path: 'src/a.txt' }))).toContain('alpha');
+    expect(text(await runOne(k, 'Edit', { file_path: 'src/a.txt', old_string: 'alpha', new_string: 'gamma' }))).not.toMatch(/error/i);
+    expect(k.files.watched()).toEqual([]);
+    const state = new ReadState(k.files);
+    state.record(context, join(root, 'src', 'a.txt'), 'sum-1');
+    expect(state.knownOnDisk(join(root, 'src', 'a.txt'))).toBeUndefined();
+    expect(k.files.watched()).toEqual([]);
+  });
+
+  it("a file's watch does not cover a search of its folder or another folder", async () => {
+    const root = makeProject({ 'src/a.txt': 'alpha\n', 'src/deep/b.txt': 'beta\n', 'other/c.txt': 'c\n' });
+    ({ kernel } = await kernelFor(root));
+    const k = kernel;
+    expect(k.files.watch([join(root, 'src', 'a.txt')])).toBe(false); // not ready yet
     expect(k.files.watched().map(({ folder, deep }) => ({ folder, deep }))).toEqual([{ folder: join(root, 'src'), deep: false }]);
     await until(() => k.files.watching([join(root, 'src', 'a.txt')]), 'the watch of src/');
     expect(k.files.watching([join(root, 'src')])).toBe(false);
@@ -48,17 +60,19 @@ describe('what the file watcher watches', () => {
     expect(k.files.watching([join(root, 'other', 'c.txt')])).toBe(false);
   });
 
-  /** A project with one file whose checksum a ReadState holds, trusted (its watch is ready). */
+  /** A project with one file whose checksum a ReadState holds, trusted (a ready watch covers it). */
   async function recorded(): Promise<{ root: string; file: string; state: ReadState }> {
     const root = makeProject({ 'src/a.txt': 'one\n' });
     ({ kernel } = await kernelFor(root));
     const k = kernel;
     const file = join(root, 'src', 'a.txt');
     const state = new ReadState(k.files);
+    // A repeated search starts the watch of the tree it read; a record is trusted only under a ready watch.
+    await runOne(k, 'Grep', { pattern: 'one' });
+    await runOne(k, 'Grep', { pattern: 'one' });
     state.record(context, file, 'sum-1');
-    // The first record starts the watch; the checksum is trusted only once the watch is ready.
+    await until(() => k.files.watching([file]), 'the watch of the project');
     expect(state.knownOnDisk(file)).toBeUndefined();
-    await until(() => k.files.watching([file]), 'the watch of the file');
     state.record(context, file, 'sum-1');
     expect(state.knownOnDisk(file)).toBe('sum-1');
     return { root, file, state };
