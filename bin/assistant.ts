@@ -19,8 +19,6 @@ else {
   // for that compile at exit, for parsing that takes microseconds per command on the baseline code
   // (5,000 command parses: 122 ms with Liftoff only, 160 ms with tier-up). Set before any wasm loads.
   setFlagsFromString('--liftoff-only');
-  // The build's bundle (config/bundle-runtime.mjs) when there is one: a few chunks instead of ~350 modules.
-  const bundled = new URL('../bundle/bin~cli.js', import.meta.url);
-  const { main } = (await import(existsSync(bundled) ? bundled.href : './cli.js')) as typeof import('./cli.js');
+  const { main } = (await import(existsSync(new URL('../bundle/bin~cli.js', import.meta.url)) ? '../bundle/bin~cli.js' : './cli.js')) as typeof import('./cli.js'); // the build's bundle (config/bundle-runtime.mjs), else tsc's tree
   process.exitCode = await main(argv, version);
 }
