@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The CLI entry. `--version` is answered before anything else is imported, so it costs a bare Node start.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
 // A reader that goes away (`assistant plugins | head`) is not a crash: the rest of the output is dropped.
@@ -19,6 +19,6 @@ else {
   // for that compile at exit, for parsing that takes microseconds per command on the baseline code
   // (5,000 command parses: 122 ms with Liftoff only, 160 ms with tier-up). Set before any wasm loads.
   setFlagsFromString('--liftoff-only');
-  const { main } = await import('./cli.js');
+  const { main } = (await import(existsSync(new URL('../bundle/bin~cli.js', import.meta.url)) ? '../bundle/bin~cli.js' : './cli.js')) as typeof import('./cli.js'); // the build's bundle (config/bundle-runtime.mjs), else tsc's tree
   process.exitCode = await main(argv, version);
 }

@@ -8,6 +8,7 @@ import type { ResolvedPluginEntry, AssistantConfig } from '../types/config.js';
 import { isPathSpec, resolveModule } from './resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../util/json-validate.js';
 import { shareRunningAssistant } from './self-reference.js';
+import { runtimeUrl } from '../util/runtime-module.js';
 
 /** The compiled package's folder (this file is in core/kernel/): plugins inside it are built-ins. */
 const OWN_FILES = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,7 +53,7 @@ export async function importPlugin(
   if (!isBuiltInSource(file)) shareRunningAssistant();
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await import(runtimeUrl(pathToFileURL(file).href))) as Record<string, unknown>;
   } catch (cause) {
     throw new PluginError(
       'ASSISTANT_PLUGIN_LOAD_FAILED',

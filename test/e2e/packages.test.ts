@@ -145,12 +145,12 @@ describe('the packed package', () => {
 
   it('ships the compiled entry points with their declarations, and no build cache', () => {
     const installed = join(project, 'node_modules/@assistant-cli/assistant');
-    for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/config/test-kit.js', 'dist/config/test-kit.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.js'])
+    for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/config/test-kit.js', 'dist/config/test-kit.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.js', 'dist/bundle/bin~cli.js', 'dist/bundle/config~test-kit.js'])
       expect(existsSync(join(installed, file)), file).toBe(true);
     expect(existsSync(join(installed, 'dist/.tsbuildinfo'))).toBe(false);
     expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).exports['./testing']).toEqual({
       types: './dist/config/test-kit.d.ts',
-      default: './dist/config/test-kit.js',
+      default: './dist/bundle/config~test-kit.js',
     });
   });
 

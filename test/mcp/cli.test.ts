@@ -141,7 +141,7 @@ describe('start-up cost', () => {
     const run = await importsOf(args, dir);
     expect(run.status).toBe(0);
     expect(run.urls.filter((u) => u.includes('/node_modules/@modelcontextprotocol/'))).toEqual([]);
-    if (args[0] === '--help') expect(run.urls.some((u) => u.includes('/dist/plugins/mcp/index.js'))).toBe(true);
+    if (args[0] === '--help') expect(run.urls.some((u) => /\/dist\/(plugins\/mcp\/|bundle\/plugins~mcp~)index\.js$/.test(decodeURIComponent(u)))).toBe(true);
     expect(() => readFileSync(join(pids, 'fx'))).toThrow();
   });
 });

@@ -37,8 +37,9 @@ describe('lazy provider SDKs', () => {
     const run = await traced([CLI, '--help']);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Usage: assistant');
-    expect(run.urls.some((u) => u.includes('/dist/plugins/provider-anthropic/'))).toBe(true);
-    expect(run.urls.some((u) => u.includes('/dist/plugins/provider-openai/'))).toBe(true);
+    // The built CLI loads them from the runtime bundle (dist/bundle/plugins~provider-x~index.js).
+    expect(run.urls.some((u) => /\/dist\/(plugins\/|bundle\/plugins~)provider-anthropic[/~]/.test(decodeURIComponent(u)))).toBe(true);
+    expect(run.urls.some((u) => /\/dist\/(plugins\/|bundle\/plugins~)provider-openai[/~]/.test(decodeURIComponent(u)))).toBe(true);
     expect(run.sdkUrls).toEqual([]);
   });
 

@@ -1,0 +1,96 @@
+// Build step: bundles the compiled runtime (tsc's dist/ tree, not the TypeScript sources) into a flat
+// folder, dist/bundle/. A one-shot run loaded ~350 of our own ES modules, and Node's loader spent
+// ~110 ms resolving, reading and linking them; a few dozen chunks cost a fraction of that.
+// - Entries are the files something loads by name at run time (the CLI, the package's exports, the
+//   pool's worker, every built-in plugin, every tool module). Each is named by its dist-relative path
+//   with `/` as `~` (plugins/tools-fs/index.js → bundle/plugins~tools-fs~index.js); code they share
+//   goes into chunks beside them, so a thread that reaches the kernel by any of them has one copy.
+// - `import.meta.url` in every input file becomes the file's ORIGINAL location, written relative to
+//   the bundle folder: assets, createRequire, built-in checks and tool module URLs keep the meaning
+//   they have in the tsc tree. The folder is flat so that relative URL is right from every chunk.
+// - runtimeUrl() (core/util/runtime-module.ts) maps a dist URL with an entry to that entry when the
+//   ASSISTANT_BUNDLE_ENTRIES constant is defined, i.e. only in this bundle.
+import { build } from 'esbuild';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const out = join(dist, 'bundle');
+const posix = (path) => path.split(sep).join('/');
+const distImport = (path) => import(pathToFileURL(join(dist, path)).href);
+
+/** Dist-relative paths of every file loaded by name at run time. */
+async function entryPaths() {
+  const kits = readdirSync(join(dist, 'core/kits')).map((kit) => `core/kits/${kit}/index.js`);
+  const fixed = ['bin/cli.js', 'core/index.js', ...kits, 'config/sdk.js', 'config/test-kit.js', 'core/tools/worker.js'];
+  // The built-in plugins, found exactly as the loader finds them from the default preset.
+  const { defaultLayer } = await distImport('config/defaults.js');
+  const { resolveModule } = await distImport('core/kernel/resolve-module.js');
+  const layer = defaultLayer();
+  const plugins = layer.values.plugins.map((spec) => {
+    const file = resolveModule(spec, layer.baseDir);
+    if (!file) throw new Error(`bundle-runtime: built-in plugin ${spec} has no file under ${layer.baseDir}`);
+    return posix(relative(dist, file));
+  });
+  // Tool modules a ToolDefinition names by URL: `*.worker.js` beside their plugin.
+  const tools = readdirSync(join(dist, 'plugins'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.worker.js'))
+    .map((file) => `plugins/${posix(file)}`);
+  const all = [...new Set([...fixed, ...plugins, ...tools])].sort();
+  for (const path of all) if (!existsSync(join(dist, path))) throw new Error(`bundle-runtime: no entry file dist/${path}`);
+  return all;
+}
+
+const PLACEHOLDER = '__assistant_original_import_meta_url__';
+
+/** Rewrites `import.meta.url` (expressions only, never strings or comments) to the file's tsc-tree URL. */
+const originalUrls = {
+  name: 'original-import-meta-url',
+  setup(bundle) {
+    bundle.onLoad({ filter: /\.js$/ }, async ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      if (source.includes(PLACEHOLDER)) throw new Error(`bundle-runtime: ${path} already contains ${PLACEHOLDER}`);
+      // An unbundled esbuild pass finds the expressions (define works on the syntax tree) and keeps
+      // the chain to tsc's source map.
+      const pass = await build({
+        entryPoints: [path],
+        absWorkingDir: dirname(path), // the inline map's sources stay relative to the file, as tsc wrote them
+        write: false,
+        bundle: false,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        sourcemap: 'inline',
+        define: { 'import.meta.url': PLACEHOLDER },
+        logLevel: 'silent',
+      });
+      const original = `new URL(${JSON.stringify(posix(relative(out, path)))}, import.meta.url).href`;
+      return { contents: pass.outputFiles[0].text.replaceAll(PLACEHOLDER, original), loader: 'js' };
+    });
+  },
+};
+
+const entries = await entryPaths();
+rmSync(out, { recursive: true, force: true });
+await build({
+  entryPoints: entries.map((path) => ({ in: join(dist, path), out: path.replace(/\.js$/, '').replaceAll('/', '~') })),
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  chunkNames: 'chunk-[hash]',
+  // Error classes name themselves after their constructor (`new.target.name`): renaming would show.
+  keepNames: true,
+  sourcemap: 'linked',
+  define: { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) },
+  plugins: [originalUrls],
+  logLevel: 'warning',
+});
+const chunks = readdirSync(out).filter((file) => file.endsWith('.js')).length;
+console.log(`bundled the runtime: ${entries.length} entries, ${chunks - entries.length} shared chunks in dist/bundle`);
