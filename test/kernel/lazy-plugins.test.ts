@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lazyImport } from '../../dist/core/index.js';
 import { startFakeLlm, type FakeLlm } from '../../dist/core/testing/index.js';
-import { CLI } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 
 const TRACE = fileURLToPath(new URL('../providers/fixtures/trace-imports.mjs', import.meta.url));
+/** tsc's tree of the CLI: the plugins' modules by name (the bundle keeps lazy parts in chunks of their own). */
+const CLI = fileURLToPath(new URL('./fixtures/tsc-cli.mjs', import.meta.url));
 
 /** Modules of parts loaded on first use, by the plugin that owns them. */
 const LAZY: Record<string, string[]> = {
@@ -28,7 +29,7 @@ const LAZY: Record<string, string[]> = {
   'surface-acp': ['surface-acp/stdio.js', 'surface-acp/server.js'],
 };
 
-/** Runs the built CLI with import tracing (asynchronously: the fake server shares this process). */
+/** Runs the built CLI (tsc's tree) with import tracing (asynchronously: the fake server shares this process). */
 async function traced(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   const file = join(tempDir(), 'imports.txt');
   const child = spawn(process.execPath, ['--import', TRACE, CLI, ...args], { cwd, env: { ...env, TRACE_IMPORTS_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] });

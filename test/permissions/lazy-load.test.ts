@@ -2,7 +2,7 @@
 // module) is imported at the first decision, not at start (issue #18). A child process boots the
 // built CLI's kernel with a module-load hook and reports which modules of plugins/permissions it
 // loaded; a copy of dist/ with an engine file deleted shows that a failed import denies, bypass too.
-import { cpSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,13 +104,22 @@ function report(dist: string): Promise<Report> {
   });
 }
 
-/** A copy of dist/ (beside the repository's node_modules and package.json) with one engine file deleted. */
+/**
+ * A copy of dist/ (beside the repository's node_modules and package.json) with one engine file
+ * deleted: from tsc's tree, and from the runtime bundle the chunk that holds it (found by its source map).
+ */
 function brokenDist(): string {
   const top = tempDir('assistant-broken-dist-');
   cpSync(DIST, join(top, 'dist'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(top, 'package.json'));
   symlinkSync(join(REPO, 'node_modules'), join(top, 'node_modules'), 'dir');
   rmSync(join(top, 'dist/plugins/permissions/policy/shell/walk.js'));
+  const bundle = join(top, 'dist/bundle');
+  const holders = readdirSync(bundle)
+    .filter((file) => file.endsWith('.js.map'))
+    .filter((map) => (JSON.parse(readFileSync(join(bundle, map), 'utf8')) as { sources: string[] }).sources.some((source) => source.endsWith('/plugins/permissions/policy/shell/walk.ts')));
+  expect(holders.length, 'the bundle chunk holding the shell walker').toBe(1);
+  for (const map of holders) rmSync(join(bundle, map.slice(0, -'.map'.length)));
   return join(top, 'dist');
 }
 
