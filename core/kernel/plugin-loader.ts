@@ -7,7 +7,7 @@ import type { Plugin } from './kernel-types.js';
 import type { ResolvedPluginEntry, AssistantConfig } from '../types/config.js';
 import { isPathSpec, resolveModule } from './resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../util/json-validate.js';
-import { shareRunningAssistant } from './self-reference.js';
+import { shareRunningAssistantFor } from './self-reference.js';
 import { runtimeUrl } from '../util/runtime-module.js';
 
 /** The compiled package's folder (this file is in core/kernel/): plugins inside it are built-ins. */
@@ -50,7 +50,7 @@ export async function importPlugin(
     });
   }
   // A plugin from outside this package that imports the public API gets this running copy.
-  if (!isBuiltInSource(file)) shareRunningAssistant();
+  if (!isBuiltInSource(file)) shareRunningAssistantFor(file);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(runtimeUrl(pathToFileURL(file).href))) as Record<string, unknown>;

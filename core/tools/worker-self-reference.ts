@@ -1,4 +1,5 @@
-import { shareRunningAssistant } from '../kernel/self-reference.js';
+import { fileURLToPath } from 'node:url';
+import { shareRunningAssistantFor } from '../kernel/self-reference.js';
 
 /** This package's folder (built: dist/): tool modules under it are built-ins. */
 const OWN_FILES = new URL('../../', import.meta.url).href;
@@ -16,5 +17,5 @@ export function shareRunningAssistantWith(moduleUrl: string): void {
   } catch {
     return; // not a URL: the import itself reports it
   }
-  if (!normalized.startsWith(OWN_FILES)) shareRunningAssistant();
+  if (!normalized.startsWith(OWN_FILES) && normalized.startsWith('file:')) shareRunningAssistantFor(fileURLToPath(normalized));
 }
