@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -26,11 +26,16 @@ export function gitBranch(root: string): string | undefined {
   return /^[0-9a-f]{40,64}\s*$/.test(head) ? 'HEAD' : undefined;
 }
 
-/** The start of a small file (HEAD and `.git` pointer files are one line), or undefined. */
+/**
+ * The start of a small regular file (HEAD and `.git` pointer files are one line), or undefined. A
+ * cloned repository is untrusted: a FIFO or device named HEAD must not block the start, so the file
+ * is opened non-blocking and read only when it is a regular file.
+ */
 function readHead(file: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return undefined;
     const buffer = Buffer.alloc(1024);
     return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
   } catch {

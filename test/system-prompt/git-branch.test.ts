@@ -1,7 +1,7 @@
 // The branch in the system prompt is read from .git/HEAD, with no git process: it must say what
 // `git rev-parse --abbrev-ref HEAD` says, in worktrees and detached checkouts too.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,11 @@ describe('the git branch of the system prompt', () => {
     const odd = repository();
     writeFileSync(join(odd, '.git', 'HEAD'), 'not a head file\n');
     expect(gitBranch(odd)).toBeUndefined();
+    // A FIFO named HEAD in a cloned repository must not hang the start (git would time out; we never block).
+    const fifo = repository();
+    rmSync(join(fifo, '.git', 'HEAD'));
+    execFileSync('mkfifo', [join(fifo, '.git', 'HEAD')]);
+    expect(gitBranch(fifo)).toBeUndefined();
     const pointer = mkdtempSync(join(tmpdir(), 'git-branch-pointer-'));
     writeFileSync(join(pointer, '.git'), 'something else\n');
     expect(gitBranch(pointer)).toBeUndefined();
