@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -25,11 +25,16 @@ interface Rules {
   ig: Ignore;
 }
 
+/** A folder's .gitignore rules. Opened non-blocking and read only as a regular file: a FIFO named .gitignore in a cloned repository must not block the start. */
 function gitignoreAt(dir: string): Ignore | undefined {
+  let fd: number | undefined;
   try {
-    return ignore().add(readFileSync(join(dir, '.gitignore'), 'utf8'));
+    fd = openSync(join(dir, '.gitignore'), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return fstatSync(fd).isFile() ? ignore().add(readFileSync(fd, 'utf8')) : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,14 @@ describe('project map', () => {
     expect(body).not.toContain('file0.ts');
     const big = makeProject({ ...files, '.assistantrc': JSON.stringify({ projectMap: { maxTokens: 2000 } }) });
     expect((await mapOf(big)).section!.text).toContain('    file5.ts');
+  });
+
+  it('does not block on a FIFO named .gitignore (a cloned repository is untrusted)', async () => {
+    const dir = makeProject({ 'src/a.ts': '', 'lib/b.ts': '' });
+    execFileSync('mkfifo', [join(dir, 'src', '.gitignore')]);
+    const { section } = await mapOf(dir);
+    expect(section!.text).toContain('lib/');
+    expect(section!.text).toContain('a.ts');
   });
 
   it('can be turned off', async () => {
