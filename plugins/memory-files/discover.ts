@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -89,7 +89,11 @@ export async function readMemoryFile(path: string, scope: MemoryScope, options: 
     return [];
   }
   options.seen.add(real);
-  const text = readFileSync(real).subarray(0, MAX_FILE_BYTES).toString('utf8').trim();
+  const text = readStart(real);
+  if (text === undefined) {
+    options.warnings.push(`${importedBy ?? path}: not read (not a regular file)`);
+    return [];
+  }
   const files: MemoryFile[] = [{ path, scope, text, ...(importedBy ? { importedBy } : {}) }];
   if (depth >= options.importDepth) return files;
   for (const target of importTargets(text)) {
@@ -97,4 +101,22 @@ export async function readMemoryFile(path: string, scope: MemoryScope, options: 
     files.push(...(await readMemoryFile(resolved, scope, options, path, depth + 1)));
   }
   return files;
+}
+
+/**
+ * The first MAX_FILE_BYTES of a regular file, trimmed; undefined for anything else. A cloned
+ * repository is untrusted: a memory file that is a FIFO or links to a device must neither block the
+ * start nor be read without end.
+ */
+function readStart(file: string): string | undefined {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(MAX_FILE_BYTES);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    return buffer.toString('utf8', 0, length).trim();
+  } finally {
+    closeSync(fd);
+  }
 }

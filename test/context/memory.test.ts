@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, Stage } from '../../dist/core/index.js';
@@ -19,6 +20,17 @@ beforeAll(() => {
 const memorySection = (system: Array<{ id: string; text: string }>) => system.find((s) => s.id === 'memory')?.text ?? '';
 
 describe('memory files', () => {
+  it('skips a memory file that is not a regular file (a FIFO) instead of blocking the start, and reads the others', async () => {
+    const dir = tempDir('assistant-memory-fifo-');
+    const s = await contextSession({ dir, rc: { provider }, files: { 'AGENTS.md': 'PROJECT-AGENTS: still read.', 'CLAUDE.md': 'placeholder' }, reply: agentScript({ turnsPerPrompt: 0 }) });
+    rmSync(join(dir, 'CLAUDE.md'));
+    execFileSync('mkfifo', [join(dir, 'CLAUDE.md')]);
+    await runPrompts(s.runner, 1);
+    const text = memorySection(turnRequests(s.scripted.requests)[0]!.request.system);
+    expect(text).toContain('PROJECT-AGENTS: still read.');
+    expect(text).not.toContain('placeholder');
+  });
+
   it('reads ASSISTANT.md, AGENTS.md and CLAUDE.md from the user dir and from the repository root down to the project, with @imports', async () => {
     const s = await contextSession({
       rc: { provider },
