@@ -43,6 +43,25 @@ async function entryPaths() {
   return all;
 }
 
+/**
+ * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
+ * bundled, they cost one chunk instead of ~40 files to resolve, compile and scan for exports.
+ * Every other package stays external and resolves from the installed node_modules.
+ */
+const BUNDLED_PACKAGES = new Set(['tapable', 'commander', 'picomatch', 'ignore', 'env-paths', 'resolve.exports', 'lru-cache']);
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** Keeps bare imports external except the start-path packages above. */
+const startPathPackages = {
+  name: 'start-path-packages',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+      if (path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageName(path))) return { external: true };
+      return undefined;
+    });
+  },
+};
+
 const PLACEHOLDER = '__assistant_original_import_meta_url__';
 
 /** Rewrites `import.meta.url` (expressions only, never strings or comments) to the file's tsc-tree URL. */
@@ -83,13 +102,14 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   chunkNames: 'chunk-[hash]',
   // Error classes name themselves after their constructor (`new.target.name`): renaming would show.
   keepNames: true,
   sourcemap: 'linked',
   define: { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) },
-  plugins: [originalUrls],
+  plugins: [startPathPackages, originalUrls],
+  // The bundled CommonJS packages require Node built-ins; an ES module has no `require` of its own.
+  banner: { js: "import { createRequire as __assistantCreateRequire } from 'node:module';\nconst require = __assistantCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 const chunks = readdirSync(out).filter((file) => file.endsWith('.js')).length;

@@ -81,7 +81,8 @@ describe('the runtime bundle', () => {
       const files = bundleGraph(join(dist, 'bundle', worker));
       const code = [...files].map((file) => readFileSync(file, 'utf8')).join('\n');
       expect(files.size, worker).toBeGreaterThan(1);
-      expect(code, worker).not.toMatch(/function createKernel\(|from "tapable"|from "ajv"/);
+      // tapable is bundled into the chunks (esbuild names each bundled package file in a comment).
+      expect(code, worker).not.toMatch(/function createKernel\(|from "tapable"|node_modules\/tapable\/|from "ajv"/);
     }
   });
 });
