@@ -78,6 +78,15 @@ export class ToolPool {
     return this.created?.threads.length ?? 0;
   }
 
+  /**
+   * Boots a thread and loads `module` in it ahead of a call the model is still streaming (a thread
+   * takes ~100 ms to start): a call naming no export. Nothing when a thread is live or calls are under way.
+   */
+  warm(module: string | undefined): void {
+    if (!module || this.threads > 0 || this.queue.length > 0 || this.dispatched.size > 0) return;
+    this.run(module, '', {} as WorkerTask).result.catch(() => undefined);
+  }
+
   /** Starts one call in a worker, or queues it until a slot is free. */
   run(module: string, exportName: string, task: WorkerTask): WorkerCall {
     const { port1, port2 } = new MessageChannel();

@@ -62,6 +62,9 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
   const validators = new InputValidators();
   const abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
 
+  // A worker tool's thread boots while the model still streams the call's input.
+  hooks.event.tap('tool-runtime:warm-up', (e) => e.type === 'model' && e.event.type === 'tool_call_start' && pool.warm(registry.get(e.event.name)?.module));
+
   const emit = (event: OriginEvent) => {
     try {
       hooks.event.call(event);

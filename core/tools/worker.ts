@@ -66,6 +66,8 @@ async function runTool(payload: WorkerPayload, started: () => void): Promise<Too
   try {
     const mod = await load(payload.module);
     started();
+    // No export: a warm-up (ToolPool.warm) only loads the module.
+    if (!payload.exportName) return { content: [] };
     const run = mod[payload.exportName] as WorkerRun | undefined;
     if (typeof run !== 'function')
       return thrownResult(new Error(`${payload.module} has no function export "${payload.exportName}" for the tool ${task.tool}`));

@@ -1,0 +1,84 @@
+// A worker tool's thread boots while the model still streams the call (issue #18): the runtime
+// warms the pool on the provider's `tool_call_start`, so the call finds its thread up and its
+// module loaded, and nothing starts a second thread or loads the module twice.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Kernel } from '../../dist/core/index.js';
+import { ToolPool } from '../../dist/core/tools/pool.js';
+import { tempDir } from '../support/project.js';
+import { PATIENT_MS, pollUntil } from '../support/wait.js';
+import { allowAll, call, inline, kernelFor, runCalls } from './helpers.js';
+
+const MARKS = new URL('./fixtures/marks-load.worker.mjs', import.meta.url).href;
+type Meta = { thread: number };
+
+const kernels: Kernel[] = [];
+const pools: ToolPool[] = [];
+afterEach(async () => {
+  for (const kernel of kernels.splice(0)) await kernel.shutdown();
+  for (const pool of pools.splice(0)) await pool.close();
+  delete process.env.ASSISTANT_TEST_LOAD_MARKS;
+});
+
+/** A fresh marks file, named to the workers started from now on. */
+function marksFile(): string {
+  const file = join(tempDir(), 'loads');
+  process.env.ASSISTANT_TEST_LOAD_MARKS = file;
+  return file;
+}
+const loads = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map(Number) : []);
+
+const marking = inline('test-marking-tool', (kernel) => {
+  const schema = { type: 'object', properties: {}, required: [] };
+  kernel.tools.register({ name: 'Marks', description: 'marks its loads', inputSchema: schema, module: MARKS, risk: { category: 'read' }, access: () => ({ reads: ['.'], writes: [] }) });
+  kernel.tools.register({ name: 'Inline', description: 'runs on the main thread', inputSchema: schema, risk: { category: 'read' }, access: 'read', handler: async () => ({ content: [{ type: 'text', text: 'inline' }] }) });
+});
+
+const toolCallStart = (name: string) => ({ type: 'model' as const, event: { type: 'tool_call_start' as const, id: `warm-${name}`, name } });
+
+describe('warming the tool pool', () => {
+  it('boots one thread and loads the module before any call', async () => {
+    const file = marksFile();
+    const pool = new ToolPool({ maxThreads: 4 });
+    pools.push(pool);
+    pool.warm(MARKS);
+    pool.warm(MARKS); // already warming: nothing more
+    await pollUntil(() => loads(file).length === 1, PATIENT_MS);
+    expect(pool.threads).toBe(1);
+
+    const result = await pool.run(MARKS, 'run', { tool: 'Marks', callId: 'c1', input: {}, projectRoot: '/', cwd: '/', options: {}, state: {}, timeoutMs: 60_000 }).result;
+    expect(result.isError).toBeUndefined();
+    expect((result.metadata as Meta).thread).toBe(loads(file)[0]);
+    pool.warm(MARKS); // a thread is live: nothing
+    expect(loads(file)).toHaveLength(1);
+    expect(pool.threads).toBe(1);
+  });
+
+  it('settles a warm-up the pool closes before it finished', async () => {
+    const pool = new ToolPool({ maxThreads: 2 });
+    pool.warm(MARKS);
+    await pool.close();
+    expect(pool.threads).toBe(0);
+  });
+
+  it('starts on the model announcing a worker tool, not a main-thread tool', async () => {
+    const file = marksFile();
+    const { kernel } = await kernelFor(tempDir(), [allowAll, marking], { toolRuntime: { maxThreads: 4 } });
+    kernels.push(kernel);
+
+    // A tool that runs on the main thread, and one nobody registered: nothing to warm, nothing breaks.
+    kernel.hooks.event.call({ ...toolCallStart('Inline'), agentId: 'main', sessionId: 's' });
+    kernel.hooks.event.call({ ...toolCallStart('Nope'), agentId: 'main', sessionId: 's' });
+    const inline = await runCalls(kernel, [call('Inline', {})]);
+    expect(inline[0]!.isError).toBeUndefined();
+    expect(loads(file)).toEqual([]);
+
+    kernel.hooks.event.call({ ...toolCallStart('Marks'), agentId: 'main', sessionId: 's' });
+    await pollUntil(() => loads(file).length === 1, PATIENT_MS);
+    const [part] = await runCalls(kernel, [call('Marks', {})]);
+    expect(part!.isError).toBeUndefined();
+    expect((part!.metadata as Meta).thread).toBe(loads(file)[0]);
+    expect(loads(file)).toHaveLength(1);
+  });
+});
