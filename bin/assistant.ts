@@ -10,10 +10,10 @@ const argv = process.argv.slice(2);
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${version}\n`);
 else {
-  // Wasm (the bash grammar, undici's HTTP parser) stays on V8's baseline compiler: TurboFan would spend
-  // ~0.45 s CPU re-compiling the grammar, which exit waits for (docs/benchmarks.md). Then the build's
-  // bundle (config/bundle-runtime.mjs), else tsc's tree.
+  // Wasm (the bash grammar, undici's HTTP parser) stays on V8's baseline compiler (TurboFan's re-compile cost
+  // ~0.45 s CPU at exit: docs/benchmarks.md). Then the build's bundle (config/bundle-runtime.mjs), else tsc's tree.
   setFlagsFromString('--liftoff-only');
+  (await import('../config/compile-cache.js')).enableCompileCache(); // Node 22+: compiled code kept between runs
   const cli = existsSync(new URL('../bundle/bin~cli.js', import.meta.url)) ? '../bundle/bin~cli.js' : './cli.js';
   process.exitCode = await ((await import(cli)) as typeof import('./cli.js')).main(argv, version);
 }
