@@ -1,13 +1,38 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import type { WorkerContext } from '../../core/kits/tool/index.js';
 import type { GrepFile, GrepQuery } from './grep-query.js';
 
 let available: boolean | undefined;
 
-/** True when `rg` runs from PATH (checked once per worker). */
-export function ripgrepAvailable(): boolean {
-  available ??= spawnSync('rg', ['--version'], { stdio: 'ignore', timeout: 5000 }).status === 0;
+/**
+ * True when PATH has an executable `rg` (looked up once per worker). A lookup, not a run of
+ * `rg --version`: that cost a process on every thread's first search. Windows resolves PATHEXT, so
+ * there ripgrep is still asked. An `rg` that then fails to start sends the search to the scanner
+ * (ripgrepDidNotStart).
+ */
+export function ripgrepAvailable(cwd: string): boolean {
+  if (process.platform === 'win32') available ??= spawnSync('rg', ['--version'], { stdio: 'ignore', timeout: 5000 }).status === 0;
+  // An empty PATH entry is the working directory, as for the shell.
+  available ??= (process.env.PATH ?? '').split(delimiter).some((dir) => isExecutableFile(join(resolve(cwd, dir), 'rg')));
   return available;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** True when `error` is ripgrep failing to start (missing, not executable): the scanner takes over from now on. */
+export function ripgrepDidNotStart(error: unknown): boolean {
+  const failed = typeof (error as { syscall?: unknown })?.syscall === 'string' && (error as { syscall: string }).syscall.startsWith('spawn');
+  if (failed) available = false;
+  return failed;
 }
 
 /**

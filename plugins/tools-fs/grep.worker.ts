@@ -9,7 +9,7 @@ import { climbsOut } from './patterns.js';
 import { EntryGuard } from './search-guard.js';
 import { formatGrep } from './grep-format.js';
 import { FILE_TYPES, type GrepFile, type GrepQuery } from './grep-query.js';
-import { ripgrepAvailable, searchWithRipgrep } from './grep-rg.js';
+import { ripgrepAvailable, ripgrepDidNotStart, searchWithRipgrep } from './grep-rg.js';
 import { compilePattern, filesToScan, scanFiles } from './grep-scan.js';
 
 /** Trees with more files than this are split across helper threads by the built-in scanner. */
@@ -93,10 +93,17 @@ export async function run(task: WorkerTask, context: WorkerContext): Promise<Too
   const kind = statOrUndefined(checkedRoot.real);
   if (kind && !kind.isFile() && !kind.isDirectory())
     return errorResult('ASSISTANT_TOOL_FAILED', `${escapeDeceptive(displayPath(query.root, task.projectRoot))} is not a regular file or a folder (a device, pipe or socket); Grep searches files.`);
-  const useRipgrep = task.options.backend === 'ripgrep' || (task.options.backend !== 'scanner' && ripgrepAvailable());
+  const auto = task.options.backend !== 'ripgrep' && task.options.backend !== 'scanner';
+  let useRipgrep = task.options.backend === 'ripgrep' || (auto && ripgrepAvailable(task.projectRoot));
   let found: GrepFile[];
   try {
-    found = useRipgrep ? await searchWithRipgrep(query, context) : await scan(query, context);
+    found = useRipgrep
+      ? await searchWithRipgrep(query, context).catch((error: unknown) => {
+          if (!auto || !ripgrepDidNotStart(error)) throw error;
+          useRipgrep = false;
+          return scan(query, context);
+        })
+      : await scan(query, context);
   } catch (error) {
     if (context.signal.aborted) return errorResult('ASSISTANT_TOOL_ABORTED', 'Grep was cancelled.');
     const message = (error as Error).message;
