@@ -24,7 +24,7 @@ const WORD = /^[A-Za-z0-9_.\/,:@%+-]+$/;
  * error), and a name starting with `-`, `0` or `_` makes it misread the next word (`- x%y`).
  */
 const NAME = /^[A-Za-z1-9.\/][A-Za-z0-9_.\/,-]*$/;
-/** Scripts longer than this are rare and go to tree-sitter (keeps the recursion shallow). */
+/** Longer scripts are rare and go to tree-sitter: bounds the work and how deep `a && b && …` nests. */
 const MAX_LENGTH = 4096;
 /** tree-sitter-bash gives a word that is all digits (or -digits, 0x-digits) the type `number`. */
 const NUMBER = /^-?(0x)?[0-9]+$/;
@@ -39,9 +39,11 @@ let nextId = 1;
 class MiniNode implements SyntaxNode {
   readonly id = nextId++;
   readonly hasError = false;
-  readonly namedChildren: MiniNode[];
-  readonly children: MiniNode[];
   readonly text: string;
+  readonly children: MiniNode[];
+  readonly namedChildren: MiniNode[];
+  /** The field name of each child that has one (`name`, `argument`). */
+  private readonly fields = new Map<MiniNode, string>();
 
   constructor(
     source: string,
@@ -50,11 +52,11 @@ class MiniNode implements SyntaxNode {
     readonly start: number,
     readonly end: number,
     parts: { node: MiniNode; field?: string }[] = [],
-    private readonly fields = new Map<MiniNode, string>(parts.filter((p) => p.field).map((p) => [p.node, p.field!])),
   ) {
     this.text = source.slice(start, end);
     this.children = parts.map((p) => p.node);
     this.namedChildren = this.children.filter((c) => c.isNamed);
+    for (const { node, field } of parts) if (field) this.fields.set(node, field);
   }
 
   childForFieldName(name: string): MiniNode | null {
