@@ -2,24 +2,16 @@
 // module-load hook judges them through the engine (and the built CLI runs one end to end) and
 // reports whether web-tree-sitter was loaded; a command outside the subset still loads it.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { gitProject, jsonLines, sharedFakeLlm } from '../e2e/support.js';
+import { runNode, writeModuleLogHook } from './module-log.js';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const TREE_SITTER = '/node_modules/web-tree-sitter/';
-
-/** Records every file module the process loads. */
-const HOOKS = `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, url + '\\n');
-  return next(url, context);
-}
-`;
 
 /** Boots the kernel, judges commands in order and prints, after each, the decision and whether tree-sitter was loaded. */
 const CHILD = `import { readFileSync } from 'node:fs';
@@ -61,22 +53,14 @@ interface Step {
   treeSitter: boolean;
 }
 
-function judgeInChild(steps: [kind: 'decide' | 'lock' | 'sync', command: string][]): Promise<Step[]> {
+async function judgeInChild(steps: [kind: 'decide' | 'lock' | 'sync', command: string][]): Promise<Step[]> {
   const dir = tempDir('assistant-fast-path-');
-  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  const register = writeModuleLogHook(dir);
   writeFileSync(join(dir, 'child.mjs'), CHILD);
   const root = makeProject({ '.assistantrc': '{}', 'src/a.ts': 'export const a = 1;\n' });
   const env = isolatedEnv({ LOADED_LOG: join(dir, 'loaded.log') });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', join(dir, 'register.mjs'), join(dir, 'child.mjs'), DIST, JSON.stringify(steps)], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve((JSON.parse(stdout) as { steps: Step[] }).steps) : reject(new Error(`the child exited ${code}:\n${stdout}\n${stderr}`))));
-  });
+  const stdout = await runNode(['--import', register, join(dir, 'child.mjs'), DIST, JSON.stringify(steps)], { cwd: root, env });
+  return (JSON.parse(stdout) as { steps: Step[] }).steps;
 }
 
 describe('judging simple shell commands without tree-sitter', () => {
@@ -114,11 +98,10 @@ describe('the built CLI', () => {
     });
     const dir = gitProject({ 'README.md': '# project\n' });
     const hooks = tempDir('assistant-fast-path-cli-');
-    writeFileSync(join(hooks, 'hooks.mjs'), HOOKS);
-    writeFileSync(join(hooks, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+    const register = writeModuleLogHook(hooks);
     const log = join(hooks, 'loaded.log');
     writeFileSync(log, '');
-    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.server.anthropicBaseURL, LOADED_LOG: log, NODE_OPTIONS: `--import ${join(hooks, 'register.mjs')}` });
+    const env = isolatedEnv({ ANTHROPIC_BASE_URL: fake.server.anthropicBaseURL, LOADED_LOG: log, NODE_OPTIONS: `--import ${register}` });
     const r = await runCli(['-p', '--trust-project', 'what changed', '--output-format', 'stream-json'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     const lines = jsonLines(r.stdout);
