@@ -1,9 +1,9 @@
 /**
  * A hand-written parser for a strict subset of bash, so the commonest commands (`git status
- * --short`, `ls -la src | head -5`, `cd pkg && npm test`) are judged without loading
- * tree-sitter (~60 ms of CPU, ~20 MiB). It builds nodes shaped exactly like tree-sitter-bash's
- * (test/permissions/mini-parser.test.ts proves it on a corpus and a fuzz), so the walker is
- * unchanged. Anything else returns undefined, and tree-sitter parses it.
+ * --short`, `ls -la src | head -5`, `cd pkg && npm test`) are judged without loading tree-sitter
+ * (its wasm grammar costs a fresh process tens of MiB and much CPU). It builds nodes shaped
+ * exactly like tree-sitter-bash's (test/permissions/mini-parser.test.ts proves it on a corpus and
+ * a fuzz), so the walker is unchanged. Anything else returns undefined, and tree-sitter parses it.
  *
  * The subset: words of [A-Za-z0-9_./,:@%+-] only, separated by spaces or tabs, commands joined by
  * `|`, `&&`, `||` and `;` (a `;` may end the script). Each excluded character has a meaning in
