@@ -31,14 +31,17 @@ beforeAll(async () => {
 });
 
 describe('permission engine in the kernel', () => {
-  it('loads the shell grammar lazily: not at import or apply, only at the first shell judgement', async () => {
+  it('loads the shell grammar lazily: not at import or apply, only at the first shell judgement beyond the simple subset', async () => {
     expect(shellParserReady()).toBe(false);
     const bash = kernel.tools.get('Bash')!;
     // Before any judgement the lock set abstains (the tool's own: write everything).
     expect(kernel.hooks.lockSet.call({ type: 'tool_call', id: '1', name: 'Bash', input: { command: 'ls' } }, bash, { projectRoot: kernel.projectRoot, cwd: kernel.cwd })).toBeUndefined();
     await decidePermission(kernel.hooks, request(kernel, 'Read', { file_path: 'src/a.ts' }));
     expect(shellParserReady()).toBe(false);
+    // A simple command is judged by the mini parser: still no grammar.
     await decidePermission(kernel.hooks, request(kernel, 'Bash', { command: 'ls' }));
+    expect(shellParserReady()).toBe(false);
+    await decidePermission(kernel.hooks, request(kernel, 'Bash', { command: 'ls > out.txt' }));
     expect(shellParserReady()).toBe(true);
   });
 

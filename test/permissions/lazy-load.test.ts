@@ -3,13 +3,13 @@
 // built CLI's kernel with a module-load hook and reports which modules of plugins/permissions it
 // loaded; a copy of dist/ with an engine file deleted shows that a failed import denies, bypass too.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { gitProject, jsonLines, sharedFakeLlm } from '../e2e/support.js';
+import { runNode, writeModuleLogHook } from './module-log.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = join(REPO, 'dist');
@@ -23,14 +23,6 @@ const EAGER = [
   'policy/rules/parse.js', 'policy/rules/domain.js', 'policy/rules/mcp.js',
   'policy/paths/resolve.js', 'policy/paths/secrets.js', 'policy/paths/protected.js',
 ];
-
-/** Records every file module the process loads (a module-load hook, registered before anything else). */
-const HOOKS = `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, url + '\\n');
-  return next(url, context);
-}
-`;
 
 /** Boots the kernel of dist/ (argv[2]) in the project (cwd), judges calls, and prints what it loaded and decided. */
 const CHILD = `import { readFileSync } from 'node:fs';
@@ -86,22 +78,13 @@ const CALLS: Call[] = [
 ];
 
 /** Runs the child against `dist` and returns its report. */
-function report(dist: string): Promise<Report> {
+async function report(dist: string): Promise<Report> {
   const dir = tempDir('assistant-lazy-');
-  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  const register = writeModuleLogHook(dir);
   writeFileSync(join(dir, 'child.mjs'), CHILD);
   const root = makeProject({ '.assistantrc': '{}', 'src/a.ts': 'export const a = 1;\n', '.env': 'KEY=secret\n' });
   const env = isolatedEnv({ LOADED_LOG: join(dir, 'loaded.log') });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', join(dir, 'register.mjs'), join(dir, 'child.mjs'), dist, JSON.stringify(CALLS)], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout) as Report) : reject(new Error(`the child exited ${code}:\n${stdout}\n${stderr}`))));
-  });
+  return JSON.parse(await runNode(['--import', register, join(dir, 'child.mjs'), dist, JSON.stringify(CALLS)], { cwd: root, env })) as Report;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { loadShellParser, shellParserReady } from './parser.js';
+import { loadShellParser, ShellParserNotReady } from './parser.js';
 import type { ShellAnalysis } from './types.js';
 import { ScriptWalker, type WalkOptions } from './walk.js';
 
@@ -9,19 +9,29 @@ function key(source: string, options: WalkOptions): string {
   return JSON.stringify([source, options.cwd, options.home, options.allowSudo, options.trustTests]);
 }
 
-/** Judges a command string synchronously; undefined while the parser is not loaded yet. */
+/**
+ * Judges a command string synchronously. Simple commands need no grammar (mini-parser.ts); the
+ * rest, payloads (`sh -c`, `eval`) included, need tree-sitter: undefined while it is not loaded.
+ */
 export function analyzeShellSync(source: string, options: WalkOptions): ShellAnalysis | undefined {
-  if (!shellParserReady()) return undefined;
   const id = key(source, options);
   const cached = cache.get(id);
   if (cached) return cached;
-  const analysis = new ScriptWalker(options).run(source);
+  let analysis: ShellAnalysis;
+  try {
+    analysis = new ScriptWalker(options).run(source);
+  } catch (error) {
+    if (error instanceof ShellParserNotReady) return undefined;
+    throw error;
+  }
   cache.set(id, analysis);
   return analysis;
 }
 
 /** Judges a command string: every simple command, what it reads and writes, and what must never run. */
 export async function analyzeShell(source: string, options: WalkOptions): Promise<ShellAnalysis> {
+  const analysis = analyzeShellSync(source, options);
+  if (analysis) return analysis;
   await loadShellParser();
   return analyzeShellSync(source, options)!;
 }

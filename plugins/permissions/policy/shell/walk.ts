@@ -1,6 +1,6 @@
 import { downloadedCodeBlocks, downloads } from './downloads.js';
-import { CommandJudge } from './judge.js';
-import { containsCommandNamed, isPatternNode, parseScriptSync, type SyntaxNode } from './parser.js';
+import { CommandJudge, type WalkOptions } from './judge.js';
+import { containsCommandNamed, isPatternNode, parseScriptSync, type ParsedScript, type SyntaxNode } from './parser.js';
 import { noEffects, readRedirect, REDIRECTS, type Effects } from './redirects.js';
 import { cloneScope, mergeScopes, type Scope } from './scope.js';
 import { DYNAMIC, type Arg, type ShellAnalysis, type ShellCommand } from './types.js';
@@ -24,6 +24,14 @@ const STATEMENT_ARGUMENTS = new Set(['subshell', 'compound_statement', 'pipeline
 
 /** Walks the syntax tree of one command string and judges every simple command in it. */
 export class ScriptWalker extends CommandJudge {
+  /** `parse` is the parser of every script, payloads included (tests force tree-sitter with it). */
+  constructor(
+    options: WalkOptions,
+    private readonly parse: (source: string) => ParsedScript = parseScriptSync,
+  ) {
+    super(options);
+  }
+
   /** Judges a whole command string. */
   run(source: string): ShellAnalysis {
     const scope: Scope = { vars: new Map(), cwd: this.options.cwd, functions: new Set() };
@@ -33,8 +41,7 @@ export class ScriptWalker extends CommandJudge {
   }
 
   private parseAndWalk(source: string, scope: Scope): void {
-    const parsed = parseScriptSync(source.split(DYNAMIC).join('$' + DYNAMIC_VARIABLE));
-    if (!parsed) throw new Error('the shell parser is not loaded');
+    const parsed = this.parse(source.split(DYNAMIC).join('$' + DYNAMIC_VARIABLE));
     try {
       if (parsed.root.hasError) this.concerns.push('the command could not be fully parsed');
       this.walk(parsed.root, scope);
