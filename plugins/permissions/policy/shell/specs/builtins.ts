@@ -33,9 +33,39 @@ const test: Judge = (args, _context, name) => {
   return { risk: 'read', reason: `\`${name}\` only tests`, inert: true };
 };
 
+/** `set` option letters and `-o` names that change nothing a later command's judgement depends on. */
+/** A group of harmless letters; an `o` at its end takes the next word as an option name (`-euo pipefail`). */
+const HARMLESS_SET_LETTERS = /^[-+][euxvnfCbhmt]*o?$/;
+const HARMLESS_SET_OPTIONS = new Set(['errexit', 'nounset', 'xtrace', 'verbose', 'pipefail', 'noglob', 'noclobber', 'noexec', 'notify', 'hashall', 'monitor']);
+
+/**
+ * `set` prints variables, sets positional parameters (after `--`) or shell options. Some options
+ * change what the commands after it do while their text stays the same: `-k` (`-o keyword`)
+ * turns `NAME=value` arguments into environment variables (`set -k; git diff GIT_EXTERNAL_DIFF=./x`
+ * runs ./x), `-a` exports every assignment, `-P` makes `cd ..` physical, `-T`/`-E` pass traps
+ * into functions, `+B` stops brace expansion. Only the options listed above stay harmless.
+ */
+const set: Judge = (args, _context, name) => {
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === '--' || value === '-') break; // the rest are positional parameters
+    if (value !== null && value.length > 1 && HARMLESS_SET_LETTERS.test(value)) {
+      if (!value.endsWith('o')) continue;
+      // `set -o` alone prints the options; otherwise the name that follows must be harmless.
+      if (i + 1 === args.length || HARMLESS_SET_OPTIONS.has(args[i + 1]!.value ?? '')) {
+        i++;
+        continue;
+      }
+    }
+    return { risk: 'exec', reason: `\`${name} ${args[i]!.template.replaceAll('\u0000', '…')}\` changes how the shell runs the commands after it` };
+  }
+  return { risk: 'read', reason: `\`${name}\` prints variables or sets harmless shell options`, inert: true };
+};
+
 /** Shell builtins: variables, tests and the directory stack. */
 export const builtinSpecs: Record<string, Judge> = {
   printf,
+  set,
   test,
   '[': test,
   read: assigning('reads a line into variables'),

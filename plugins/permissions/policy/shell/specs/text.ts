@@ -115,7 +115,7 @@ const INFO: ArgSpec = { flags: ['-a', '-k', '-w', '--all', '--apropos', '--where
 /** Shell builtins and small tools whose arguments are not paths. */
 const inertCommands = [
   'echo', 'pwd', 'whoami', 'id', 'groups', 'uname', 'true', 'false', 'seq', 'sleep', 'expr', 'which', 'whereis', 'type', 'printenv',
-  'locale', 'nproc', 'uptime', 'free', 'arch', 'tty', ':', 'set', 'jobs', 'wait', 'getconf', 'cal', 'help', 'logname', 'users',
+  'locale', 'nproc', 'uptime', 'free', 'arch', 'tty', ':', 'jobs', 'wait', 'getconf', 'cal', 'help', 'logname', 'users',
   'w', 'env', 'shift', 'return', 'exit', 'break', 'continue', 'times', 'umask', 'yes', 'factor', 'lsb_release', 'sw_vers', 'vm_stat',
   'top', 'htop', 'pgrep', 'tput', 'clear',
 ];
