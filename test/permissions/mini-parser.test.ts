@@ -97,12 +97,12 @@ function random(seed: number): () => number {
   };
 }
 
-const WORDS = ['git', 'status', '--short', 'ls', '-la', 'src', 'a.txt', 'src/a.ts', '10', '-5', '0x1f', '0x10', '-0x5', '0x', '1.5', '007', '-', '--', '%1', '%', '@', '+x', 'a+b', 'a,b', ':', '.', '..', '/', './a', '-/', 'rm', '-rf', 'sh', 'bash', '-c', 'eval', 'exec', 'echo', 'xargs', 'cat', 'head', 'sudo', 'env', 'cd', 'npm', 'test', 'x_y', 'base64', '-d', 'find', '-exec', 'curl', 'python3', '-m', 'node', '-e', 'source', 'command', 'builtin', 'timeout', '5', 'nice', 'bHMgPiB4', 'cm0gLXJmIC8K', 'user@host', 'x%y', 'a:b', 'a+:b', 'a+', 'pkg@1.2', 'HEAD:src/a.ts', '_x', '_', '0', '-x%', 'x@', '@x', 'x?', 'a-b', 'x-', '1-', '0_', '-_', 'a.b-c', 'x,', ',x'];
+const WORDS = ['git', 'status', '--short', 'ls', '-la', 'src', 'a.txt', 'src/a.ts', '10', '-5', '0x1f', '0x10', '-0x5', '0x', '1.5', '007', '-', '--', '%1', '%', '@', '+x', 'a+b', 'a,b', ':', '.', '..', '/', './a', '-/', 'rm', '-rf', 'sh', 'bash', '-c', 'eval', 'exec', 'echo', 'xargs', 'cat', 'head', 'sudo', 'env', 'cd', 'npm', 'test', 'x_y', 'base64', '-d', 'find', '-exec', 'curl', 'python3', '-m', 'node', '-e', 'source', 'command', 'builtin', 'timeout', '5', 'nice', 'bHMgPiB4', 'cm0gLXJmIC8K', 'user@host', 'x%y', 'a:b', 'a+:b', 'a+', 'pkg@1.2', 'HEAD:src/a.ts', '_x', '_', '0', '-x%', 'x@', '@x', 'x?', 'a-b', 'x-', '1-', '0_', '-_', 'a.b-c', 'x,', ',x', '--color=auto', 'a=b', '=x', 'x=', '=', '==', 'a==b', 'x=y=z', '--format=%h', '-Dkey=value', 'a+=b', '+=', 'PATH=/x', 'LD_PRELOAD=./x.so', 'GIT_DIR=.', '-o=x', '1=2', '%=', '@=x', 'x=:y', '--=', 'if=/dev/zero', 'of=out', 'bs=1M'];
 const NAMES = ['git', 'ls', 'cat', 'rm', 'sh', 'bash', 'eval', 'exec', 'echo', 'xargs', 'head', 'sudo', 'env', 'cd', 'npm', 'test', 'find', 'curl', 'python3', 'node', 'source', 'command', 'builtin', 'timeout', 'nice', 'base64', 'a.b-c', '5', '1-', 'x-', './a', '..', '.', '/', 'Z9'];
 const RESERVED = ['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'unsetenv', '!', '{', '}', '[[', ']]', '[', ']', '((', '))'];
 const OPERATORS = ['|', '&&', '||', ';', ';', '|', '&&', '&', '|&', ';;', '&&&', '|||', ';&', ';;&', '>', '<', '2>', '&>', '>&', '<<', '<<<', '(', ')', '\n'];
 const META = [...'~=#*?[]{}!$"\'\\^<>()`&|;', '\n', '\r', '\v', '\f', '\u00a0', '\u3000', 'é', '\u0000'];
-const SUBSET_CHARS = [...'abcxyzAZ019_./,:@%+-'];
+const SUBSET_CHARS = [...'abcxyzAZ019_./,:@%+=-'];
 
 /** Commands built from subset words; in noisy ones, reserved words, stray operators and metacharacters mixed in. */
 function tokenFuzz(next: () => number, count: number): string[] {
@@ -195,10 +195,14 @@ describe('the mini shell parser builds tree-sitter-bash trees and judges as tree
   }, 600_000 * SCALE);
 
   it('leaves every excluded character, reserved word and other construct to tree-sitter', () => {
-    for (const c of [...'~=#*?[]{}!$"\'\\^<>()`&', '\n', '\r', '\v', '\f', '\u00a0', 'é', '\u0000']) {
+    for (const c of [...'~#*?[]{}!$"\'\\^<>()`&', '\n', '\r', '\v', '\f', '\u00a0', 'é', '\u0000']) {
       expect(parseSimpleScript(`ls a${c}b`), JSON.stringify(c)).toBeUndefined();
       expect(parseSimpleScript(`${c}ls`), JSON.stringify(c)).toBeUndefined();
     }
+    // `=` only in arguments: a command word with one is an assignment (`a=b ls`, `ls; a=b`).
+    for (const script of ['a=b ls', 'a=b', 'ls; a=b', 'ls && X=1 make', 'ls | a=b cat', '=x ls', 'ls=1', 'ls ==', 'ls =~', 'ls =x'])
+      expect(parseSimpleScript(script), script).toBeUndefined();
+    expect(parseSimpleScript('ls --color=auto')?.root.namedChildren[0]?.type).toBe('command');
     for (const word of RESERVED) expect(parseSimpleScript(`${word} ls`), word).toBeUndefined();
     for (const script of ['', ' ', 'ls &', 'ls |& cat', 'ls ;; pwd', ';ls', 'ls |', 'ls &&', 'ls || ; pwd', 'ls; ;'])
       expect(parseSimpleScript(script), script).toBeUndefined();

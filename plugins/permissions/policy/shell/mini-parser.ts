@@ -5,9 +5,12 @@
  * exactly like tree-sitter-bash's (test/permissions/mini-parser.test.ts proves it on a corpus and
  * a fuzz), so the walker is unchanged. Anything else returns undefined, and tree-sitter parses it.
  *
- * The subset: words of [A-Za-z0-9_./,:@%+-] only, separated by spaces or tabs, commands joined by
- * `|`, `&&`, `||` and `;` (a `;` may end the script). Each excluded character has a meaning in
- * some word: `~` (tilde expansion), `=` (assignments, `a=b cmd`), `#` (comments, `$#`),
+ * The subset: words of [A-Za-z0-9_./,:@%+=-] only, separated by spaces or tabs, commands joined by
+ * `|`, `&&`, `||` and `;` (a `;` may end the script). `=` only inside arguments: in a command
+ * word it makes an assignment (`a=b cmd`), at the start of a word tree-sitter may read a test
+ * operator (`ls ==`); declaration commands, which read their arguments as assignments, are
+ * refused below. Each excluded character has a meaning in
+ * some word: `~` (tilde expansion), `#` (comments, `$#`),
  * `* ? [ ]` (globs, tests), `{ }` (brace expansion, groups), `!` (history, negation), `$` and
  * backquote (expansions), quotes and `\` (quoting), `< >` (redirections), `( )` (subshells,
  * extglobs), `&` alone (background), `^` (history substitution, old pipe), newlines (here-docs,
@@ -17,7 +20,7 @@
  */
 import type { ParsedScript, SyntaxNode } from './parser.js';
 
-const WORD = /^[A-Za-z0-9_.\/,:@%+-]+$/;
+const WORD = /^[A-Za-z0-9_.\/,:@%+=-]+$/;
 /**
  * A command name, narrower still: where a statement starts, tree-sitter's scanner reads a name
  * followed by `%`, `@`, `:` or `+` as the start of an assignment or expansion (`x@y` parses as an
@@ -84,7 +87,8 @@ function tokenize(source: string): Token[] | undefined {
     const text = match[1] ?? match[2];
     if (text === undefined) continue;
     const word = match[2] !== undefined;
-    if (word && !WORD.test(text)) return undefined;
+    // A word opening with `=` can be read as a test operator (`ls ==` is an error to tree-sitter).
+    if (word && (!WORD.test(text) || text.startsWith('='))) return undefined;
     tokens.push({ text, start: match.index, end: match.index + text.length, word });
   }
   return tokens;
