@@ -1,7 +1,7 @@
 // The Headers and Response classes the kit's fetch answers with, and that the SDK bundles use in
 // place of Node's globals: they must behave like the WHATWG ones on everything the SDKs touch.
 import { describe, expect, it } from 'vitest';
-import { HttpHeaders, HttpResponse } from '../../core/kits/provider/index.js';
+import { HttpHeaders, HttpResponse } from '../../core/kits/provider/http/index.js';
 
 describe('HttpHeaders', () => {
   it('builds from a record, pairs or other headers, lower-cases names and joins repeated values', () => {

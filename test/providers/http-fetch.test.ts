@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeFetch } from '../../core/kits/provider/index.js';
+import { classifySdkError, nodeFetch } from '../../core/kits/provider/index.js';
 import { ProviderError } from '../../core/index.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -215,6 +215,11 @@ describe('nodeFetch', () => {
     const error = await nodeFetch(`${a.url}/echo`, { method: 'POST', body: { model: 'x' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).code).toBe('ASSISTANT_PROVIDER_REQUEST_BODY');
+    // The SDKs wrap what their fetch threw in an APIConnectionError: the code survives classification, not retried.
+    const wrapped = Object.assign(new Error('Connection error.', { cause: error }), { name: 'APIConnectionError' });
+    const classified = classifySdkError(wrapped, { provider: 'anthropic', model: 'm', baseURL: a.url, keyEnv: 'K' }, 1000);
+    expect(classified.code).toBe('ASSISTANT_PROVIDER_REQUEST_BODY');
+    expect(classified.retryable).toBe(false);
   });
 
   it('refuses header injection in names and values', async () => {

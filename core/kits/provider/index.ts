@@ -32,4 +32,4 @@ export { createSdkProvider, type SdkProviderAdapter } from './sdk-provider.js';
 export { classifySdkError, WireProtocolError } from './sdk-errors.js';
 export { sdkLogging, type SdkLogger } from './sdk-logger.js';
 export { resolveProviderSetup, type ProviderDefaults, type ProviderSetup } from './setup.js';
-export { nodeFetch, HttpHeaders, HttpResponse, type FetchInit, type HeadersInit, type ResponseInit } from './http/index.js';
+export { nodeFetch, type FetchInit } from './http/index.js';

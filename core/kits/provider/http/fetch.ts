@@ -11,10 +11,15 @@ import { HttpResponse } from './response.js';
 
 /** The part of RequestInit the fetch honours; other fields (cache, keepalive, duplex...) are ignored. */
 export interface FetchInit {
+  /** GET unless given; the standard methods are upper-cased, as fetch does. */
   method?: string;
+  /** A Headers (any implementation), an array of pairs or a record. */
   headers?: HeadersInit;
+  /** A string, bytes, URLSearchParams, Blob, FormData, a web stream or an async iterable of bytes. */
   body?: unknown;
+  /** Aborts the request, or the body while it streams, with the signal's reason. */
   signal?: AbortSignal | null;
+  /** `follow` (default, at most 20), `manual` (the redirect is the response) or `error`. */
   redirect?: 'follow' | 'manual' | 'error';
 }
 
