@@ -225,5 +225,6 @@ describe('nodeFetch', () => {
   it('refuses header injection in names and values', async () => {
     await expect(nodeFetch(`${a.url}/json`, { headers: { 'x-a': 'ok\r\nx-injected: 1' } })).rejects.toThrow(TypeError);
     await expect(nodeFetch(`${a.url}/json`, { headers: { 'bad name': 'x' } })).rejects.toThrow(TypeError);
+    await expect(nodeFetch(`${a.url}/json`, { headers: { 'x-a': 'not a byte string: €' } })).rejects.toThrow(TypeError);
   });
 });

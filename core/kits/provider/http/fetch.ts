@@ -66,7 +66,12 @@ function send(hop: Hop, signal: AbortSignal | undefined): Promise<IncomingMessag
     // The default agents: keep-alive, TLS verification on, NODE_EXTRA_CA_CERTS honoured. node:https
     // (and with it tls) loads on the first https request only: a local server never needs it.
     const request = hop.url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
-    const req = request(hop.url, { method: hop.method, headers: wireHeaders(hop) });
+    let req: ClientRequest;
+    try {
+      req = request(hop.url, { method: hop.method, headers: wireHeaders(hop) });
+    } catch (error) {
+      return reject(fetchFailed(error));
+    }
     const onAbort = () => {
       reject(abortReason(signal!));
       req.destroy();
@@ -127,7 +132,8 @@ function bodyStream(raw: IncomingMessage, decoded: Readable, signal: AbortSignal
       raw.once('close', () => {
         if (!raw.complete) fail(terminated(new Error('other side closed')));
       });
-      if (signal) signal.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     },
     pull() {
       decoded.resume();
@@ -177,6 +183,10 @@ export async function nodeFetch(input: string | URL | { url: string }, init: Fet
   for (let redirects = 0; ; redirects++) {
     if (signal?.aborted) throw abortReason(signal);
     const raw = await send(hop, signal);
+    if (signal?.aborted) {
+      raw.destroy();
+      throw abortReason(signal);
+    }
     const location = raw.headers.location;
     if (!REDIRECT_STATUSES.has(raw.statusCode ?? 0) || location === undefined || init.redirect === 'manual') return responseOf(raw, hop, redirects > 0, signal);
     raw.resume();

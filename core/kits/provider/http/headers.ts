@@ -1,9 +1,9 @@
 /** What a `Headers` can be built from, as `fetch` takes it. */
 export type HeadersInit = HttpHeaders | Iterable<readonly [string, string]> | Record<string, string | readonly string[] | undefined>;
 
-// RFC 9110 token characters; values may not hold NUL, CR or LF (header injection).
+// RFC 9110 token characters; values are byte strings without NUL, CR or LF (header injection).
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BAD_VALUE = /[\0\r\n]/;
+const BAD_VALUE = /[\0\r\n]|[^\x00-\xff]/;
 // Leading and trailing HTTP whitespace is stripped, as the Fetch standard normalizes values.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
