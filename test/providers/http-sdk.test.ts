@@ -21,7 +21,7 @@ afterAll(() => fake.close());
 
 const anthropic = () => new Anthropic({ baseURL: fake.anthropicBaseURL, apiKey: 'k', maxRetries: 3, fetch: nodeFetch as unknown as typeof fetch });
 const openai = () => new OpenAI({ baseURL: fake.openaiBaseURL, apiKey: 'k', maxRetries: 3, fetch: nodeFetch as unknown as typeof fetch });
-const FAULTS = [{ status: 429, retryAfterMs: 10 }, { status: 529, retryAfter: 0 }, { type: 'reset_before_headers' }];
+const FAULTS = [{ status: 429, retryAfterMs: 10 }, { status: 529, retryAfter: 0 }, { type: 'reset_before_headers' as const }];
 
 describe('the bundled SDKs on the kit fetch', () => {
   it('anthropic: retries 429 (retry-after-ms), 529 and a reset on its own, then streams the reply', async () => {
