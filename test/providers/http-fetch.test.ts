@@ -2,7 +2,7 @@
 // aborts, redirects and their credential rules, compressed bodies, network errors, bodies it sends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync, type Gzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifySdkError, nodeFetch } from '../../core/kits/provider/index.js';
 import { ProviderError } from '../../core/index.js';
@@ -39,6 +39,8 @@ let a: Awaited<ReturnType<typeof serve>>;
 let b: Awaited<ReturnType<typeof serve>>;
 /** The SSE route's response, held open so the test decides when each event goes out. */
 let sse: ServerResponse | undefined;
+/** The gzip SSE route's compressor, held open likewise. */
+let gzipSse: Gzip | undefined;
 
 beforeAll(async () => {
   b = await serve({ '/landing': (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('landed on b') });
@@ -50,6 +52,15 @@ beforeAll(async () => {
       res.write('event: one\ndata: {"n":1}\n\n');
       sse = res;
     },
+    '/gzip-sse': (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gzip = createGzip();
+      gzip.pipe(res);
+      gzip.write('data: first\n\n');
+      gzip.flush();
+      gzipSse = gzip;
+    },
+    '/port': (req, res) => res.writeHead(200).end(String(req.socket.remotePort)),
     '/hang': () => {},
     '/cut': (req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
@@ -102,6 +113,22 @@ describe('nodeFetch', () => {
     sse!.end();
     expect((await reader.read()).done).toBe(true);
     sse = undefined;
+  });
+
+  it('decompresses a gzip stream as it arrives, event by event', async () => {
+    const response = await nodeFetch(`${a.url}/gzip-sse`);
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
+    gzipSse!.end('data: second\n\n');
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('data: second\n\n');
+  });
+
+  it('reuses the connection for the next request (keep-alive)', async () => {
+    const first = await (await nodeFetch(`${a.url}/port`)).text();
+    const second = await (await nodeFetch(`${a.url}/port`)).text();
+    expect(second).toBe(first);
   });
 
   it('rejects with the AbortError DOMException before, during and after the headers', async () => {
