@@ -79,7 +79,8 @@ function send(hop: Hop, signal: AbortSignal | undefined): Promise<IncomingMessag
     const settle = () => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
     req.once('response', (response) => (settle(), resolve(response)));
-    req.once('error', (error) => (settle(), reject(fetchFailed(error))));
+    // `on`, not `once`: a socket error after the headers (the body's to report) must not go unhandled.
+    req.on('error', (error) => (settle(), reject(fetchFailed(error))));
     if (hop.body.bytes) req.end(hop.body.bytes);
     else if (!hop.body.stream) req.end();
     else void pump(hop.body.stream, req);
