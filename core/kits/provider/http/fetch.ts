@@ -1,7 +1,8 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+// node:http, node:https and the web streams load on the first request, not with the provider kit:
+// a run that sends none (--help, sessions) never pays for them.
 import { once } from 'node:events';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ReadableStream } from 'node:stream/web';
 import { decodeBody } from './decode.js';
 import { abortReason, fetchFailed, terminated } from './fetch-errors.js';
 import { HttpHeaders, type HeadersInit } from './headers.js';
@@ -65,7 +66,7 @@ function send(hop: Hop, signal: AbortSignal | undefined): Promise<IncomingMessag
     if (hop.url.protocol !== 'http:' && hop.url.protocol !== 'https:') return reject(fetchFailed(new Error(`unsupported protocol ${hop.url.protocol}`)));
     // The default agents: keep-alive, TLS verification on, NODE_EXTRA_CA_CERTS honoured. node:https
     // (and with it tls) loads on the first https request only: a local server never needs it.
-    const request = hop.url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
+    const request = hop.url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : process.getBuiltinModule('node:http').request;
     let req: ClientRequest;
     try {
       req = request(hop.url, { method: hop.method, headers: wireHeaders(hop) });

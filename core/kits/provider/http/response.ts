@@ -1,4 +1,4 @@
-import { ReadableStream } from 'node:stream/web';
+// ReadableStream is the global one (node:stream/web's class, loaded on first use; not undici).
 import { HttpHeaders, type HeadersInit } from './headers.js';
 
 type Bytes = Uint8Array<ArrayBuffer>;
