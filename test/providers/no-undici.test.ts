@@ -1,6 +1,7 @@
 // A model request through the built CLI never loads Node's bundled undici (~50 ms of CPU, ~12 MiB):
 // the providers hand the SDKs the kit's fetch on node:http, and the SDK bundles bind Headers,
 // Response, FormData and Request to the kit's classes (config/bundle-sdks.mjs). Issue #18.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { isolatedEnv, makeProject, tempDir } from '../support/project.js';
 import { startFakeLlm, type FakeLlm } from './helpers.js';
 
 const REPORT = fileURLToPath(new URL('./fixtures/report-undici.mjs', import.meta.url));
+const KIT = new URL('../../dist/bundle/core~kits~provider~index.js', import.meta.url).href;
 
 /** Runs a one-shot of the built CLI; resolves its output and whether undici was loaded. */
 async function oneShot(provider: 'anthropic' | 'openai', options: { files?: Record<string, string>; args?: string[] } = {}) {
@@ -50,6 +52,11 @@ describe('provider HTTP without undici', () => {
     } finally {
       fake.setFixture({ fallback: { text: 'answered without undici' } });
     }
+  });
+
+  it('importing the provider kit loads neither node:http nor the web streams: the first request does', () => {
+    const script = `await import(${JSON.stringify(KIT)}); const l = process.moduleLoadList; console.log(JSON.stringify(['NativeModule http', 'NativeModule internal/webstreams/readablestream', 'NativeModule internal/deps/undici/undici'].filter((m) => l.includes(m))));`;
+    expect(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }))).toEqual([]);
   });
 
   it('provider.httpClient "platform" sends through Node\'s fetch (which loads undici)', async () => {

@@ -75,7 +75,8 @@ function send(hop: Hop, signal: AbortSignal | undefined): Promise<IncomingMessag
     }
     const onAbort = () => {
       reject(abortReason(signal!));
-      req.destroy();
+      // With an error, so a body still being pumped stops waiting for 'drain'.
+      req.destroy(new Error('request aborted'));
     };
     const settle = () => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
