@@ -238,6 +238,18 @@ describe('nodeFetch', () => {
     expect(await send(stream)).toEqual({ method: 'POST', body: 'streamed', type: null });
   });
 
+  it('sends FormData as multipart with its boundary (file uploads)', async () => {
+    const form = new FormData();
+    form.append('purpose', 'batch');
+    form.append('file', new Blob(['line one\n'], { type: 'application/jsonl' }), 'input.jsonl');
+    const echoed = (await (await nodeFetch(`${a.url}/echo`, { method: 'POST', body: form })).json()) as { body: string; type: string };
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(echoed.type)?.[1];
+    expect(boundary).toBeTruthy();
+    expect(echoed.body).toContain(`--${boundary}`);
+    expect(echoed.body).toContain('name="purpose"\r\n\r\nbatch');
+    expect(echoed.body).toContain('filename="input.jsonl"\r\nContent-Type: application/jsonl\r\n\r\nline one\n');
+  });
+
   it('refuses a body fetch would send as "[object Object]" with a coded error', async () => {
     const error = await nodeFetch(`${a.url}/echo`, { method: 'POST', body: { model: 'x' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
