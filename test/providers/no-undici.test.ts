@@ -66,4 +66,12 @@ describe('provider HTTP without undici', () => {
     expect(run.stdout).toContain('answered without undici');
     expect(run.undici).toBe(true);
   });
+
+  it('an untrusted project cannot switch the HTTP client (a setting that needs trust)', async () => {
+    const files = { '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic', httpClient: 'platform' } }) };
+    const run = await oneShot('anthropic', { files });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('/provider/httpClient');
+    expect(run.undici).toBe(false);
+  });
 });
