@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   ASSISTANT_PROVIDER_IDLE_TIMEOUT: { exit: 3, text: 'The response stream stalled: no event within the idle timeout.' },
   ASSISTANT_PROVIDER_STREAM_CUT: { exit: 3, text: 'The response stream broke off after part of the reply was streamed, and it could not be retried (the retries ran out or the failure is not retryable).' },
   ASSISTANT_PROVIDER_PROTOCOL: { exit: 3, text: 'The provider sent something that is not its documented wire format (malformed event or body).' },
+  ASSISTANT_PROVIDER_REQUEST_BODY: { exit: 1, text: "The HTTP client was handed a request body it cannot send (not text, bytes, a form, a Blob or a stream): a provider plugin's bug." },
   ASSISTANT_PROVIDER_ABORTED: { exit: 130, text: 'The request was aborted (Ctrl+C or a cancelled turn).' },
   ASSISTANT_CONTEXT_OVERFLOW: { exit: 4, text: "A request would not fit the model's context window, and the context strategy could not make it fit." },
   ASSISTANT_CONTEXT_STRATEGY_UNKNOWN: { exit: 2, text: '`context.strategy` names a strategy no loaded plugin provides.' },

@@ -61,7 +61,7 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
     responseCache: setup.responseCache,
     async connect() {
       const AnthropicClient = await (await wireFormat()).loadAnthropicSdk();
-      const common = { baseURL, maxRetries: 0, timeout: timeoutMs, ...sdkLogging(logger) };
+      const common = { baseURL, maxRetries: 0, timeout: timeoutMs, fetch: setup.fetch, ...sdkLogging(logger) };
       if (credentials.apiKey) return new AnthropicClient({ ...common, apiKey: credentials.apiKey, defaultHeaders: options.headers });
       if (authToken) return new AnthropicClient({ ...common, authToken, defaultHeaders: options.headers });
       // A keyless compatible server: send no credentials at all, and never look for a profile on disk.

@@ -72,6 +72,7 @@ export function createOpenAIProvider(settings: ProviderSettings, options: OpenAI
         project: null,
         maxRetries: 0,
         timeout: timeoutMs,
+        fetch: setup.fetch,
         defaultHeaders: { ...options.headers, ...(credentials.apiKey ? {} : { authorization: null }) },
         ...sdkLogging(logger),
       });

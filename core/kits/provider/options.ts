@@ -29,6 +29,11 @@ export interface CommonProviderOptions {
   contextWindow?: number;
   /** Extra HTTP headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * `builtin` (default): the kit's fetch on node:http/https. `platform`: Node's global fetch (undici),
+   * for setups that patch or replace it (proxy agents, custom CA handling in a `--import` hook).
+   */
+  httpClient?: 'builtin' | 'platform';
 }
 
 /** JSON Schema of {@link CommonProviderOptions}; `extra` adds a provider's own keys. */
@@ -70,6 +75,7 @@ export function providerOptionsSchema(extra: Record<string, JsonSchema> = {}): J
       },
       contextWindow: { type: 'integer', minimum: 1024 },
       headers: { type: 'object', additionalProperties: { type: 'string' } },
+      httpClient: { enum: ['builtin', 'platform'] },
       ...extra,
     },
   };

@@ -50,7 +50,11 @@ export function classifySdkError(error: unknown, target: ProviderTarget, timeout
   // One SDK names its error classes, the other leaves `name` as "Error": check both.
   const kind = (name: string) => e.name === name || (error as object | undefined)?.constructor?.name === name;
   if (kind('APIConnectionTimeoutError')) return timeoutFailure(timeoutMs, target, error);
-  if (kind('APIConnectionError')) return networkFailure((error as { cause?: unknown }).cause ?? error, target);
+  if (kind('APIConnectionError')) {
+    // The SDK wraps whatever its fetch threw; a coded error of the kit's fetch (a body it cannot send) stays what it is.
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof ProviderError ? cause : networkFailure(cause ?? error, target);
+  }
   if (typeof e.status === 'number') {
     const detail = errorDetail(e.error);
     return httpFailure({ status: e.status, message: detail.message ?? e.message ?? '', type: detail.type, retryAfterMs: parseRetryAfter(e.headers) }, target, error);

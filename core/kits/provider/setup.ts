@@ -1,5 +1,6 @@
 import type { ProviderRequest, ProviderSettings } from '../../types/provider.js';
 import { resolveCredentials, type Credentials } from './credentials.js';
+import { nodeFetch } from './http/fetch.js';
 import type { ProviderTarget } from './failure.js';
 import { responseCacheFrom, retryPolicyFrom, type CommonProviderOptions } from './options.js';
 import type { ResponseCacheOptions } from './response-cache.js';
@@ -53,7 +54,12 @@ export interface ProviderSetup {
   applyDefaults(request: ProviderRequest): ProviderRequest;
   /** Per-request HTTP headers from `request.extra.headers`. */
   headersOf(request: ProviderRequest): Record<string, string> | undefined;
+  /** The fetch to hand the SDK (`httpClient`): the kit's on node:http, or the platform's. */
+  fetch: typeof fetch;
 }
+
+/** Node's global fetch, looked up per call: a fetch patched after start-up is the one used. */
+const platformFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
 
 /** Resolves key, endpoint, model, timeouts, retry policy and response cache from settings and validated options. */
 export function resolveProviderSetup(
@@ -90,5 +96,6 @@ export function resolveProviderSetup(
       temperature: request.temperature ?? options.temperature,
     }),
     headersOf: (request) => (request.extra?.headers as Record<string, string> | undefined) ?? undefined,
+    fetch: options.httpClient === 'platform' ? platformFetch : (nodeFetch as unknown as typeof fetch),
   };
 }
