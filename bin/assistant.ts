@@ -10,7 +10,7 @@ const argv = process.argv.slice(2);
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${version}\n`);
 else {
-  // Wasm (the bash grammar, undici's HTTP parser) stays on V8's baseline compiler (TurboFan's re-compile cost
+  // Wasm (the bash grammar; undici's parser where Node's fetch is used) stays on V8's baseline compiler (TurboFan's re-compile cost
   // ~0.45 s CPU at exit: docs/benchmarks.md). Then the build's bundle (config/bundle-runtime.mjs), else tsc's tree.
   setFlagsFromString('--liftoff-only');
   (await import('../config/compile-cache.js')).enableCompileCache(); // Node 22+: compiled code kept between runs
