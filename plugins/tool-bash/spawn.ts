@@ -35,9 +35,21 @@ export function pickShell(configured?: string): string | undefined {
   return detected;
 }
 
-/** The environment for commands: ours through the environment policy (no credentials), with pagers and prompts that cannot block. */
+/**
+ * Variables that make the shell run something other than what the permission engine judged, which
+ * assumes a plain bash: CDPATH sends `cd dir` to another folder (`cd Documents && rm -rf *` leaving
+ * the project), BASH_ENV/ENV run a script before every command, SHELLOPTS/BASHOPTS switch on options
+ * such as `keyword` or `cdable_vars`, and exported functions (BASH_FUNC_name%%) replace commands.
+ * Never passed, whatever the policy sets.
+ */
+const SHELL_STEERING = new Set(['CDPATH', 'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS']);
+const isShellSteering = (name: string) => SHELL_STEERING.has(name.toUpperCase()) || name.startsWith('BASH_FUNC_');
+
+/** The environment for commands: ours through the environment policy (no credentials, nothing that steers the shell), with pagers and prompts that cannot block. */
 export function commandEnv(policy: EnvironmentPolicy = {}, extraScrub: readonly string[] = []): NodeJS.ProcessEnv {
-  return { ...applyEnvironmentPolicy(process.env, policy, extraScrub), PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+  const env = applyEnvironmentPolicy(process.env, policy, extraScrub);
+  for (const name of Object.keys(env)) if (isShellSteering(name)) delete env[name];
+  return { ...env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 }
 
 /**

@@ -92,6 +92,34 @@ describe('the environment of Bash commands', () => {
     expect(all.has('ANTHROPIC_API_KEY')).toBe(false);
   });
 
+  it('passes nothing that makes the shell run other than the permission engine judged', async () => {
+    // A CDPATH folder with the directory the command names: `cd` would leave the project for it.
+    const elsewhere = makeProject({ 'target/marker.txt': 'outside' });
+    const steering: Record<string, string> = {
+      CDPATH: elsewhere,
+      BASH_ENV: `${elsewhere}/target/marker.txt`,
+      ENV: `${elsewhere}/target/marker.txt`,
+      SHELLOPTS: 'keyword',
+      BASHOPTS: 'cdable_vars',
+      'BASH_FUNC_ls%%': '() { echo hijacked; }',
+    };
+    for (const [name, value] of Object.entries(steering)) {
+      saved.set(name, process.env[name]);
+      process.env[name] = value;
+    }
+    const project = makeProject({ 'here.txt': 'x' });
+    for (const options of [undefined, { environment: { set: { CDPATH: elsewhere } } }]) {
+      const { kernel } = await kernelFor(project, undefined, { config: { sandbox: 'off', plugins: options ? [['tool-bash', options]] : [] } as never });
+      kernels.push(kernel);
+      const result = await runOne(kernel, 'Bash', { command: 'printenv | cut -d= -f1; ls; cd target && cat marker.txt' });
+      const out = text(result);
+      for (const name of Object.keys(steering)) expect(out, name).not.toMatch(new RegExp(`^${name}$`, 'm'));
+      expect(out).toContain('here.txt');
+      expect(out).not.toContain('hijacked');
+      expect(out).not.toContain('outside');
+    }
+  });
+
   it('refuses a malformed environment option with the plugin and the JSON path', async () => {
     await expect(kernelFor(makeProject({}), undefined, { config: { plugins: [['tool-bash', { environment: { inherit: 'some' } }]] } as never })).rejects.toThrow(/tool-bash.*environment/s);
   });
