@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, delimiter, isAbsolute } from 'node:path';
 import { applyEnvironmentPolicy, type EnvironmentPolicy } from './env-policy.js';
 
 /**
@@ -45,10 +45,22 @@ export function pickShell(configured?: string): string | undefined {
 const SHELL_STEERING = new Set(['CDPATH', 'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS']);
 const isShellSteering = (name: string) => SHELL_STEERING.has(name.toUpperCase()) || name.startsWith('BASH_FUNC_');
 
+/**
+ * PATH without its relative and empty entries (`.`, `node_modules/.bin`, `::`): those resolve
+ * against wherever the command has `cd`ed, so `ls` could run a file the agent wrote there while
+ * the engine judged /bin/ls. Absolute entries stay, in order.
+ */
+function withoutRelativeEntries(path: string): string {
+  return path.split(delimiter).filter((entry) => isAbsolute(entry)).join(delimiter);
+}
+
 /** The environment for commands: ours through the environment policy (no credentials, nothing that steers the shell), with pagers and prompts that cannot block. */
 export function commandEnv(policy: EnvironmentPolicy = {}, extraScrub: readonly string[] = []): NodeJS.ProcessEnv {
   const env = applyEnvironmentPolicy(process.env, policy, extraScrub);
-  for (const name of Object.keys(env)) if (isShellSteering(name)) delete env[name];
+  for (const name of Object.keys(env)) {
+    if (isShellSteering(name)) delete env[name];
+    else if (name.toUpperCase() === 'PATH' && env[name] !== undefined) env[name] = withoutRelativeEntries(env[name]!);
+  }
   return { ...env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 }
 

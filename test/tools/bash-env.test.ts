@@ -1,6 +1,8 @@
 // What a command's environment holds: credentials are removed by default (by name, any case, and
 // by value), the rest passes; the tool-bash `environment` option changes the policy. Checked with
 // printenv through the real Bash tool.
+import { chmodSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '../../dist/core/index.js';
 import { makeProject } from '../support/project.js';
@@ -118,6 +120,21 @@ describe('the environment of Bash commands', () => {
       expect(out).not.toContain('hijacked');
       expect(out).not.toContain('outside');
     }
+  });
+
+  it('drops the relative and empty entries of PATH, where a command could find a program the agent wrote', async () => {
+    const project = makeProject({ 'bin/ls': '#!/bin/sh\necho planted\n', 'here.txt': 'x' });
+    chmodSync(join(project, 'bin/ls'), 0o755);
+    saved.set('PATH', process.env.PATH);
+    const system = process.env.PATH!;
+    process.env.PATH = `bin${delimiter}.${delimiter}${delimiter}${system}`;
+    const { kernel } = await kernelFor(project, undefined, { config: { sandbox: 'off' } as never });
+    kernels.push(kernel);
+    const result = await runOne(kernel, 'Bash', { command: 'ls; printenv PATH' });
+    process.env.PATH = system;
+    expect(text(result)).toContain('here.txt');
+    expect(text(result)).not.toContain('planted');
+    expect(text(result).trim().split('\n').pop()).toBe(system.split(delimiter).filter((entry) => isAbsolute(entry)).join(delimiter));
   });
 
   it('refuses a malformed environment option with the plugin and the JSON path', async () => {
