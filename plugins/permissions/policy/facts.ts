@@ -2,6 +2,7 @@ import { basename, dirname, isAbsolute } from 'node:path';
 import picomatch from 'picomatch';
 import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../../../core/index.js';
 import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
+import { findOnPath } from './paths/path-lookup.js';
 import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, realRoot, resolveFrom } from './paths/resolve.js';
 import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';
 import { trackedSecret } from './paths/tracked.js';
@@ -23,6 +24,19 @@ export interface FactSettings {
 /** Inside the project root or one of the added directories (all real paths). */
 function withinRoots(real: string, root: string, settings: FactSettings): boolean {
   return isWithin(real, root) || settings.addedRoots.some((added) => isWithin(real, added));
+}
+
+/**
+ * The program a bare command name runs when PATH finds it inside the project or an added directory
+ * (an activated .venv/bin, direnv's `PATH_add bin`): a file the agent may have written, whatever the
+ * engine knows of the name. A test run keeps its verdict under trustTestCommands: it runs project
+ * code anyway.
+ */
+function projectProgram(command: ShellCommand, root: string, settings: FactSettings): string | undefined {
+  const word = command.effective[0]?.value;
+  if (!word || word.includes('/') || (command.risk === 'test' && settings.trustTests)) return undefined;
+  const found = findOnPath(word);
+  return found && withinRoots(found, root, settings) ? found : undefined;
 }
 
 /** One path a call touches, located and classified. */
@@ -158,6 +172,9 @@ export async function gatherFacts(request: PermissionRequest, settings: FactSett
     const shell = await analyzeShell(request.command, { cwd: request.cwd, home: settings.home, allowSudo: settings.allowSudo, trustTests: settings.trustTests });
     facts.shell = shell;
     for (const command of shell.commands) {
+      const program = projectProgram(command, root, settings);
+      const shadow = program && `\`${command.effective[0]!.value}\` is ${program} on PATH, a program inside the project that can be changed without asking`;
+      if (shadow && !command.concerns.includes(shadow)) command.concerns.push(shadow);
       if (command.readsTracked) {
         // Content named by commit or object id cannot be path-checked: a tracked secret keeps the command from being proven safe.
         const secret = trackedSecret(command.cwd ?? root, settings.isSecret);
