@@ -19,11 +19,8 @@ const corpus = (name) =>
 // A small project with a secret, like the tests' fixture, and a private home and data directory.
 const home = realpathSync(mkdtempSync(join(tmpdir(), 'assistant-bench-home-')));
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'assistant-bench-perm-')));
-const tools = `const p=(k)=>(i)=>(i[k]===undefined?[]:[i[k]]);const t=(n,c,r)=>({name:n,description:n,inputSchema:{type:'object'},access:'read',handler:async()=>{throw new Error('no')},risk:{category:c,...r}});
-export default{name:'bench-tools',apply(k){k.tools.register(t('Bash','execute',{command:(i)=>i.command}));k.tools.register(t('Read','read',{paths:p('file_path')}));k.tools.register(t('Edit','edit',{paths:p('file_path')}));}};`;
 for (const [path, content] of Object.entries({
-  '.assistantrc': JSON.stringify({ plugins: ['./tools.mjs'] }),
-  'tools.mjs': tools,
+  '.assistantrc': '{}',
   '.env': 'K=1\n',
   'package.json': '{"name":"bench"}',
   'src/a.ts': 'export const a = 1;\n',
@@ -54,8 +51,12 @@ const bash = kernel.tools.get('Bash');
 const decide = (command, mode = 'default') =>
   decidePermission(kernel.hooks, permissionRequestFor(bash, { type: 'tool_call', id: 'b', name: 'Bash', input: { command } }, { projectRoot: root, cwd: root, mode, headless: false }));
 
+// The first judgements: a simple command (the mini parser), then one that needs the grammar.
 let t0 = performance.now();
 await decide('ls');
+const firstSimpleMs = performance.now() - t0;
+t0 = performance.now();
+await decide('ls > out.txt');
 const firstMs = performance.now() - t0;
 
 const cold = [];
@@ -80,8 +81,7 @@ const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ tool: 'Bash',
 const batchRuns = [];
 for (let i = 0; i < 3; i++) {
   t0 = performance.now();
-  // The bench project loads its own tool plugin: trusted, as its author would.
-  const r = spawnSync(process.execPath, [cli, '--trust-project', 'permissions', 'check', '--batch', '-'], { cwd: root, env, input: lines, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [cli, 'permissions', 'check', '--batch', '-'], { cwd: root, env, input: lines, encoding: 'utf8', maxBuffer: 1 << 28 });
   batchRuns.push(performance.now() - t0);
   if (r.stdout.trim().split('\n').length !== n) throw new Error(`batch answered ${r.stdout.trim().split('\n').length} of ${n}: ${r.stderr}`);
 }
@@ -96,13 +96,15 @@ a project with a \`.env\` and a git repository.
 
 | measure | value |
 |---|---|
-| first shell judgement (loads web-tree-sitter + the bash grammar) | ${f(firstMs)} ms |
+| first judgement of a simple command (\`ls\`: the mini parser, no grammar) | ${f(firstSimpleMs)} ms |
+| first judgement that needs the grammar (\`ls > out.txt\`: loads web-tree-sitter + tree-sitter-bash) | ${f(firstMs)} ms |
 | per decision, first time a command is seen: median / p99 | ${f(median(cold))} / ${f(percentile(cold, 99))} ms |
 | per decision, command seen before (parse cached): median / p99 | ${f(median(warm))} / ${f(percentile(warm, 99))} ms |
 | \`permissions check --batch\` of ${n.toLocaleString('en')} requests, process start included (median of 3) | ${Math.round(batchMs)} ms (${Math.round(n / (batchMs / 1000)).toLocaleString('en')} decisions/s) |
 | false positives on ${readOnly.length} everyday read-only commands (asked or denied in default mode) | ${falsePositives} (${((falsePositives / readOnly.length) * 100).toFixed(1)}%) |
 
-The grammar loads on the first shell judgement, never at start-up. Path facts (symlink resolution,
+The built-in Bash tool's own definition is judged. The grammar loads on the first command outside
+the mini parser's subset, never at start-up. Path facts (symlink resolution,
 glob expansion, the secret scan of \`grep -r\` targets) are recomputed for every decision, since files change.`;
 writeSection('permissions', md);
 console.log(md);

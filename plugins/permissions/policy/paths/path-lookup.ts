@@ -1,6 +1,16 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
+/** Executable by this user (the mode bits alone ignore ownership). */
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Where the shell finds a bare command name on PATH, as a real path; undefined when nowhere (or on
  * Windows, whose lookup adds PATHEXT). Only PATH's absolute entries count: the Bash tool drops the
@@ -12,11 +22,12 @@ export function findOnPath(name: string, path = process.env.PATH ?? ''): string 
     if (!isAbsolute(dir)) continue;
     const candidate = join(dir, name);
     try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return realpathSync(candidate);
+      // Most entries lack the name: no exception for those (throwing costs most of a lookup).
+      const stats = statSync(candidate, { throwIfNoEntry: false });
+      if (!stats?.isFile() || (stats.mode & 0o111) === 0 || !executable(candidate)) continue;
+      return realpathSync.native(candidate);
     } catch {
-      // Not there, or not executable: bash looks further.
+      // An entry that is a file or cannot be searched, or a program gone meanwhile: bash looks further.
     }
   }
   return undefined;
