@@ -6,7 +6,12 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { machine, median, percentile, writeSection } from './lib/report.mjs';
+
+// As the CLI does (bin/assistant.ts): the grammar's wasm on V8's baseline compiler. Without it the
+// first judgement that loads the grammar waits ~0.8 s for TurboFan.
+setFlagsFromString('--liftoff-only');
 
 const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href;
 const cli = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));

@@ -24,6 +24,7 @@ beforeAll(() => {
   fixture = policyFixture();
   program('.venv/bin/ls');
   program('.venv/bin/pytest');
+  program('.venv/bin/cp');
   program('bin/cat', false);
   // A folder outside the project whose `git` is a link to a program inside it.
   program('tools/git');
@@ -34,9 +35,9 @@ beforeAll(() => {
 describe.skipIf(!posix)('a command name PATH finds inside the project', () => {
   it('is not proven safe, in default and acceptEdits mode; the reason names the program', async () => {
     const shadowed = withPath(join(fixture.root, '.venv/bin'), join(fixture.root, 'bin'));
-    const [ls, lsEdits, nested, cat, head] = await checkBatch(shadowed, [
+    const [ls, lsEdits, copy, nested, cat, head] = await checkBatch(shadowed, [
       ...bash(['ls src']),
-      ...bash(['ls src'], 'acceptEdits'),
+      ...bash(['ls src', 'cp names.txt copy.txt'], 'acceptEdits'),
       ...bash(["sh -c 'ls src'"]),
       // Not executable: bash looks further and runs the system's.
       ...bash(['cat names.txt', 'head -1 names.txt']),
@@ -44,6 +45,8 @@ describe.skipIf(!posix)('a command name PATH finds inside the project', () => {
     expect(ls).toMatchObject({ behavior: 'ask' });
     expect(ls!.reason).toContain('.venv/bin/ls');
     expect(lsEdits!.behavior).not.toBe('allow');
+    // A write inside the project, which acceptEdits allows from the system's cp.
+    expect(copy!.behavior).not.toBe('allow');
     expect(nested!.behavior).not.toBe('allow');
     expect(cat).toMatchObject({ behavior: 'allow' });
     expect(head).toMatchObject({ behavior: 'allow' });
@@ -57,8 +60,9 @@ describe.skipIf(!posix)('a command name PATH finds inside the project', () => {
 
   it('leaves a test run to trustTestCommands, and changes nothing when PATH has no such folder', async () => {
     const [pytest] = await checkBatch(withPath(join(fixture.root, '.venv/bin')), bash(['pytest']));
-    const [ls, git] = await checkBatch(fixture, bash(['ls src', 'git status']));
+    const [ls, git, copy] = await checkBatch(fixture, [...bash(['ls src', 'git status']), ...bash(['cp names.txt copy.txt'], 'acceptEdits')]);
     expect(pytest).toMatchObject({ behavior: 'allow' });
+    expect(copy).toMatchObject({ behavior: 'allow' });
     expect(ls).toMatchObject({ behavior: 'allow' });
     expect(git).toMatchObject({ behavior: 'allow' });
   });

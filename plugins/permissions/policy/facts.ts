@@ -29,12 +29,13 @@ function withinRoots(real: string, root: string, settings: FactSettings): boolea
 /**
  * The program a bare command name runs when PATH finds it inside the project or an added directory
  * (an activated .venv/bin, direnv's `PATH_add bin`): a file the agent may have written, whatever the
- * engine knows of the name. A test run keeps its verdict under trustTestCommands: it runs project
- * code anyway.
+ * engine knows of the name.
  */
 function projectProgram(command: ShellCommand, root: string, settings: FactSettings): string | undefined {
   const word = command.effective[0]?.value;
-  if (!word || word.includes('/') || (command.risk === 'test' && settings.trustTests)) return undefined;
+  // Only a read or a write can be allowed without asking for this: the rest asks anyway, and a test run
+  // allowed under trustTestCommands runs project code by design.
+  if (!word || word.includes('/') || (command.risk !== 'read' && command.risk !== 'write')) return undefined;
   const found = findOnPath(word);
   return found && withinRoots(found, root, settings) ? found : undefined;
 }
