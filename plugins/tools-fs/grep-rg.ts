@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { findOnPath } from '../../core/kits/fs/index.js';
 import type { WorkerContext } from '../../core/kits/tool/index.js';
 import type { GrepFile, GrepQuery } from './grep-query.js';
 
@@ -14,18 +13,9 @@ let available: boolean | undefined;
  */
 export function ripgrepAvailable(cwd: string): boolean {
   if (process.platform === 'win32') available ??= spawnSync('rg', ['--version'], { stdio: 'ignore', timeout: 5000 }).status === 0;
-  // An empty PATH entry is the working directory, as for the shell.
-  available ??= (process.env.PATH ?? '').split(delimiter).some((dir) => isExecutableFile(join(resolve(cwd, dir), 'rg')));
+  // Relative and empty PATH entries resolve against the directory rg starts in, as for execvp.
+  available ??= findOnPath('rg', { cwd }) !== undefined;
   return available;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** True when `error` is ripgrep failing to start (missing, not executable): the scanner takes over from now on. */

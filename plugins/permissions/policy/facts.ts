@@ -1,8 +1,8 @@
 import { basename, dirname, isAbsolute } from 'node:path';
 import picomatch from 'picomatch';
 import { escapeDeceptive, hasDeceptiveChars, type PermissionRequest } from '../../../core/index.js';
+import { findOnPath } from '../../../core/kits/fs/index.js';
 import { protectedProjectReason, systemWriteReason } from './paths/protected.js';
-import { findOnPath } from './paths/path-lookup.js';
 import { hardLinks, isSymlinkLoop, isWithin, malformedPath, realPath, realRoot, resolveFrom } from './paths/resolve.js';
 import { expandGlob, hasGlob, secretBelow } from './paths/scan.js';
 import { trackedSecret } from './paths/tracked.js';
