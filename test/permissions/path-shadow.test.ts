@@ -25,6 +25,7 @@ beforeAll(() => {
   program('.venv/bin/ls');
   program('.venv/bin/pytest');
   program('.venv/bin/cp');
+  program('wrappers/bin/timeout');
   program('bin/cat', false);
   // A folder outside the project whose `git` is a link to a program inside it.
   program('tools/git');
@@ -50,6 +51,14 @@ describe.skipIf(!posix)('a command name PATH finds inside the project', () => {
     expect(nested!.behavior).not.toBe('allow');
     expect(cat).toMatchObject({ behavior: 'allow' });
     expect(head).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('looks up the wrappers in front of the command too', async () => {
+    const [plain, wrapped, chained] = await checkBatch(withPath(join(fixture.root, 'wrappers/bin')), bash(['ls src', 'timeout 5 ls src', 'nice timeout 5 ls src']));
+    expect(plain).toMatchObject({ behavior: 'allow' });
+    expect(wrapped!.behavior).toBe('ask');
+    expect(wrapped!.reason).toContain('wrappers/bin/timeout');
+    expect(chained!.behavior).toBe('ask');
   });
 
   it('follows a link from a folder outside the project to a program inside it', async () => {

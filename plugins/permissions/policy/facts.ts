@@ -27,17 +27,22 @@ function withinRoots(real: string, root: string, settings: FactSettings): boolea
 }
 
 /**
- * The program a bare command name runs when PATH finds it inside the project or an added directory
- * (an activated .venv/bin, direnv's `PATH_add bin`): a file the agent may have written, whatever the
- * engine knows of the name.
+ * A program a bare name of the command runs when PATH finds it inside the project or an added
+ * directory (an activated .venv/bin, direnv's `PATH_add bin`): a file the agent may have written,
+ * whatever the engine knows of the name. The names are the command's and those of the wrappers
+ * before it (`env`, `nice`, `timeout 5` in `nice timeout 5 ls`), each of which PATH finds too.
  */
-function projectProgram(command: ShellCommand, root: string, settings: FactSettings): string | undefined {
-  const word = command.effective[0]?.value;
+function projectProgram(command: ShellCommand, root: string, settings: FactSettings): { name: string; program: string } | undefined {
   // Only a read or a write can be allowed without asking for this: the rest asks anyway, and a test run
   // allowed under trustTestCommands runs project code by design.
-  if (!word || word.includes('/') || (command.risk !== 'read' && command.risk !== 'write')) return undefined;
-  const found = findOnPath(word);
-  return found && withinRoots(found, root, settings) ? found : undefined;
+  if (command.risk !== 'read' && command.risk !== 'write') return undefined;
+  const wrappers = command.argv.slice(0, Math.max(0, command.argv.length - command.effective.length));
+  const names = [command.effective[0], ...wrappers].map((arg) => arg?.value).filter((name): name is string => !!name && !/^-|[/=]/.test(name));
+  for (const name of new Set(names)) {
+    const program = findOnPath(name);
+    if (program && withinRoots(program, root, settings)) return { name, program };
+  }
+  return undefined;
 }
 
 /** One path a call touches, located and classified. */
@@ -173,8 +178,8 @@ export async function gatherFacts(request: PermissionRequest, settings: FactSett
     const shell = await analyzeShell(request.command, { cwd: request.cwd, home: settings.home, allowSudo: settings.allowSudo, trustTests: settings.trustTests });
     facts.shell = shell;
     for (const command of shell.commands) {
-      const program = projectProgram(command, root, settings);
-      const shadow = program && `\`${command.effective[0]!.value}\` is ${program} on PATH, a program inside the project that can be changed without asking`;
+      const found = projectProgram(command, root, settings);
+      const shadow = found && `\`${found.name}\` is ${found.program} on PATH, a program inside the project that can be changed without asking`;
       if (shadow && !command.concerns.includes(shadow)) command.concerns.push(shadow);
       if (command.readsTracked) {
         // Content named by commit or object id cannot be path-checked: a tracked secret keeps the command from being proven safe.
