@@ -17,13 +17,16 @@ mkdirSync(out, { recursive: true });
 // request, if only for `instanceof`.
 const webGlobals = join(root, 'dist', 'core', 'kits', 'provider', 'http', 'web-globals.js');
 
+// Anthropic: the provider's client with only the Messages resource (messages-client.ts, tsc's
+// output), a quarter of the whole SDK's code. OpenAI's client class builds every resource in its
+// constructor, so it is bundled whole.
 const SDKS = [
-  ['@anthropic-ai/sdk', 'anthropic-sdk.mjs'],
-  ['openai', 'openai.mjs'],
+  ['anthropic-sdk.mjs', `export { MessagesClient } from './dist/plugins/provider-anthropic/messages-client.js';\n`],
+  ['openai.mjs', `export * from 'openai';\nexport { default } from 'openai';\n`],
 ];
-for (const [pkg, file] of SDKS)
+for (const [file, contents] of SDKS)
   await build({
-    stdin: { contents: `export * from '${pkg}';\nexport { default } from '${pkg}';\n`, resolveDir: root },
+    stdin: { contents, resolveDir: root },
     bundle: true,
     platform: 'node',
     format: 'esm',

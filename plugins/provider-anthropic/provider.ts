@@ -1,4 +1,3 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { lazyImport, type Logger, type Provider, type ProviderRequest, type ProviderSettings } from '../../core/index.js';
 import {
   classifySdkError,
@@ -9,6 +8,7 @@ import {
   thinkingBudgetFrom,
   type CommonProviderOptions,
 } from '../../core/kits/provider/index.js';
+import type { MessagesClient } from './messages-client.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, contextWindowOf } from './models.js';
 
 /** The `provider:` options of the Anthropic provider. */
@@ -50,7 +50,7 @@ export function createAnthropicProvider(settings: ProviderSettings, options: Ant
   });
   const wire = async (request: ProviderRequest) => (await wireFormat()).toWireRequest(request, { maxTokens: request.maxTokens, thinkingBudget: request.thinkingBudget });
 
-  return createSdkProvider<Anthropic>({
+  return createSdkProvider<MessagesClient>({
     name: settings.name,
     capabilities: { images: true, thinking: true, promptCaching: true, parallelToolCalls: true },
     defaultModel: setup.model,

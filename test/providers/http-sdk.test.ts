@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFetch } from '../../dist/core/kits/provider/index.js';
 import { startFakeLlm, type FakeLlm } from './helpers.js';
 
-type AnthropicClass = typeof import('@anthropic-ai/sdk').default;
+type AnthropicClass = typeof import('../../plugins/provider-anthropic/messages-client.js').MessagesClient;
 type OpenAIClass = typeof import('openai').default;
 
 let fake: FakeLlm;
@@ -14,7 +14,7 @@ let OpenAI: OpenAIClass;
 
 beforeAll(async () => {
   fake = await startFakeLlm({ fixture: { fallback: { text: 'fallback' } } });
-  Anthropic = ((await import(new URL('../../dist/vendor/anthropic-sdk.mjs', import.meta.url).href)) as { default: AnthropicClass }).default;
+  Anthropic = ((await import(new URL('../../dist/vendor/anthropic-sdk.mjs', import.meta.url).href)) as { MessagesClient: AnthropicClass }).MessagesClient;
   OpenAI = ((await import(new URL('../../dist/vendor/openai.mjs', import.meta.url).href)) as { default: OpenAIClass }).default;
 });
 afterAll(() => fake.close());
