@@ -48,7 +48,7 @@ async function entryPaths() {
  * bundled, they cost one chunk instead of ~40 files to resolve, compile and scan for exports.
  * Every other package stays external and resolves from the installed node_modules.
  */
-const BUNDLED_PACKAGES = new Set(['tapable', 'commander', 'picomatch', 'ignore', 'env-paths', 'resolve.exports', 'lru-cache']);
+const BUNDLED_PACKAGES = new Set(['tapable', 'commander', 'picomatch', 'ignore', 'env-paths', 'resolve.exports', 'lru-cache', 'piscina']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 /** Keeps bare imports external except the start-path packages above. */
@@ -58,6 +58,24 @@ const startPathPackages = {
     bundle.onResolve({ filter: /^[^./]/ }, ({ path }) => {
       if (path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageName(path))) return { external: true };
       return undefined;
+    });
+  },
+};
+
+/**
+ * piscina (bundled for the first tool call: ~15 files to resolve and scan for exports) starts its
+ * threads on its own worker file, found beside its main module by `__dirname`, which a bundle has
+ * not: the installed package's folder is asked of the resolver instead. A piscina whose source no
+ * longer has that line fails the build rather than a run.
+ */
+const piscinaWorkerFile = {
+  name: 'piscina-worker-file',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      const line = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
+      if (!source.includes(line) || source.split('__dirname').length !== 2) throw new Error(`bundle-runtime: ${path} no longer finds its worker file as expected; update piscinaWorkerFile`);
+      return { contents: source.replace(line, "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')"), loader: 'js' };
     });
   },
 };
@@ -107,7 +125,7 @@ await build({
   keepNames: true,
   sourcemap: 'linked',
   define: { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) },
-  plugins: [startPathPackages, originalUrls],
+  plugins: [startPathPackages, piscinaWorkerFile, originalUrls],
   // The bundled CommonJS packages require Node built-ins; an ES module has no `require` of its own.
   banner: { js: "import { createRequire as __assistantCreateRequire } from 'node:module';\nconst require = __assistantCreateRequire(import.meta.url);" },
   logLevel: 'warning',
