@@ -3,7 +3,7 @@
 // each one, which cost about as much CPU as the rest of a one-shot run's start-up. One file loads in
 // half the time. The providers import the bundle when it exists, else the package as installed.
 import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,4 +39,6 @@ for (const [file, contents] of SDKS)
     legalComments: 'inline',
     logLevel: 'warning',
   });
+// The bundles' format, found at the first step (see bundle-runtime.mjs).
+writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
 console.log(`bundled ${SDKS.length} provider SDKs into dist/vendor`);
