@@ -37,6 +37,10 @@ for (const [file, contents] of SDKS)
     // API keeps its state in one process-wide global keyed by major version, so a bundled copy and
     // the installed one (telemetry-otlp) share the same registered providers.
     legalComments: 'inline',
+    // Minified as the runtime bundle is (bundle-runtime.mjs), with the names kept: the provider kit
+    // tells an SDK's errors apart by their class name.
+    minify: true,
+    keepNames: true,
     logLevel: 'warning',
   });
 // The bundles' format, found at the first step (see bundle-runtime.mjs).
