@@ -1,6 +1,9 @@
 // Terminal widths follow grapheme clusters (what a terminal draws as one glyph), and every kind of
 // escape sequence counts as nothing.
+import { execFileSync } from 'node:child_process';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
+import { isNarrowCharacter } from '../../dist/plugins/ui-terminal/terminal/narrow.js';
 import { breakLine, sanitize, stripAnsi, truncate, truncateStart, visibleWidth, wrapLine } from '../../dist/plugins/ui-terminal/terminal/width.js';
 
 const FAMILY = '👨\u200d👩\u200d👧';
@@ -59,5 +62,35 @@ describe('mixed text', () => {
       expect(cut.join('')).toBe(text);
     }
     expect(visibleWidth(`日a${accented}b`)).toBe(5);
+  });
+});
+
+describe('string-width, loaded on demand', () => {
+  it('agrees with every character the UI measures without it', () => {
+    const admitted: number[] = [];
+    const disagree: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      if (!isNarrowCharacter(code)) continue;
+      admitted.push(code);
+      const width = stringWidth(String.fromCharCode(code));
+      if (width !== 1) disagree.push(`U+${code.toString(16)}: ${width}`);
+    }
+    expect(admitted.length).toBeGreaterThan(400);
+    expect(disagree).toEqual([]);
+  });
+
+  it("is not loaded for the UI's own frame, and is for text that needs it", () => {
+    // A fresh process: which modules loaded depends on what ran before.
+    const script = `
+      import { createRequire } from 'node:module';
+      const cache = createRequire(import.meta.url).cache;
+      const loaded = () => Object.keys(cache).some((file) => file.includes('/string-width/'));
+      const w = await import(${JSON.stringify(new URL('../../dist/plugins/ui-terminal/terminal/width.js', import.meta.url).href)});
+      const frame = [w.visibleWidth('─'.repeat(80)), w.wrapLine(' › ' + 'word '.repeat(30), 40).length, w.truncate('a · b · c — “d” …', 8), loaded()];
+      const wide = [w.visibleWidth('日本 › é'), loaded()];
+      console.log(JSON.stringify({ frame, wide }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { frame: unknown[]; wide: unknown[] };
+    expect(out.frame).toEqual([80, 4, 'a · b ·…', false]);
+    expect(out.wide).toEqual([8, true]);
   });
 });

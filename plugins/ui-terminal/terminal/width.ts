@@ -1,9 +1,17 @@
 import ansiRegex from 'ansi-regex';
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+import { isNarrowCharacter } from './narrow.js';
 
 // Widths come from string-width (grapheme clusters, emoji sequences, East Asian width); escape
 // sequences are found by ansi-regex, the matcher string-width itself strips them with, so the two
 // never disagree about what is visible.
+//
+// string-width is loaded on the first cluster that needs it: its Unicode property regexes cost
+// ~30 ms to load and ~15 ms on the first call, and the UI's own frame (rules, bullets, the prompt
+// mark) is single characters of one column (narrow.ts) that it never has to be asked about.
+let stringWidthOf: ((text: string) => number) | undefined;
+const stringWidth = (text: string): number =>
+  (stringWidthOf ??= (createRequire(import.meta.url)('string-width') as { default: (text: string) => number }).default)(text);
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Global; `replace` and `matchAll` never share its `lastIndex` (matchAll works on a copy). */
 const ESCAPES = ansiRegex();
@@ -71,6 +79,7 @@ function stretchesToSegment(text: string): Array<[number, number]> {
 const widths = new Map<string, number>();
 
 function clusterWidth(cluster: string): number {
+  if (cluster.length === 1 && isNarrowCharacter(cluster.charCodeAt(0))) return 1;
   let width = widths.get(cluster);
   if (width === undefined) {
     width = stringWidth(cluster);
@@ -133,7 +142,7 @@ export function truncateStart(text: string, width: number, ellipsis = '…'): st
   const clusters = [...graphemes.segment(plain)].map((g) => g.segment);
   let used = visibleWidth(ellipsis);
   let start = clusters.length;
-  while (start > 0 && used + stringWidth(clusters[start - 1]!) <= width) used += stringWidth(clusters[--start]!);
+  while (start > 0 && used + clusterWidth(clusters[start - 1]!) <= width) used += clusterWidth(clusters[--start]!);
   return ellipsis + clusters.slice(start).join('');
 }
 
