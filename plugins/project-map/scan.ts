@@ -38,8 +38,13 @@ function gitignoreAt(dir: string): Ignore | undefined {
   }
 }
 
+/** Folders never entered, at any depth: the patterns `.git/` and `node_modules/` (ignore's matching is case-insensitive too). */
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
+
 /** True when a path (relative to the root, '/'-separated) is ignored by any .gitignore from the root down to its directory. */
-function ignored(rules: Rules[], rel: string, isDir: boolean): boolean {
+function ignored(rules: Rules[], rel: string, isDir: boolean, name: string): boolean {
+  // Checked by name, not through ignore: a start-up with no .gitignore then runs no pattern at all.
+  if (isDir && SKIPPED_FOLDERS.has(name.toLowerCase())) return true;
   for (const { prefix, ig } of rules) {
     const own = rel.slice(prefix.length);
     if (own && ig.ignores(isDir ? `${own}/` : own)) return true;
@@ -55,8 +60,8 @@ function ignored(rules: Rules[], rel: string, isDir: boolean): boolean {
  */
 export function scanProject(root: string, options: ScanOptions): { tree: DirNode; truncated: boolean } {
   const tree: DirNode = { name: '.', dirs: [], files: [], fileCount: 0 };
-  const base: Rules = { prefix: '', ig: ignore().add(['.git/', 'node_modules/', ...options.exclude]) };
-  const queue: Array<{ node: DirNode; path: string; rel: string; rules: Rules[] }> = [{ node: tree, path: root, rel: '', rules: [base] }];
+  const base: Rules[] = options.exclude.length ? [{ prefix: '', ig: ignore().add(options.exclude) }] : [];
+  const queue: Array<{ node: DirNode; path: string; rel: string; rules: Rules[] }> = [{ node: tree, path: root, rel: '', rules: base }];
   let entries = 0;
   let truncated = false;
   for (let next = 0; next < queue.length; next++) {
@@ -76,7 +81,7 @@ export function scanProject(root: string, options: ScanOptions): { tree: DirNode
       }
       const isDir = entry.isDirectory();
       const childRel = `${rel}${entry.name}`;
-      if (ignored(rules, childRel, isDir)) continue;
+      if (ignored(rules, childRel, isDir, entry.name)) continue;
       entries++;
       if (isDir) {
         const child: DirNode = { name: entry.name, dirs: [], files: [], fileCount: 0 };

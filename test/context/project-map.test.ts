@@ -37,6 +37,27 @@ describe('project map', () => {
     expect(again.find((s) => s.id === 'project-map')).toBe(section);
   });
 
+  it('skips .git and node_modules folders at any depth and in any case with no .gitignore, as the patterns would', async () => {
+    const dir = makeProject({
+      'pkg/node_modules/dep/index.js': '',
+      'pkg/Node_Modules/dep/index.js': '',
+      'pkg/sub/.GIT/config': '',
+      'pkg/index.ts': '',
+      // Files of those names are not folders: listed, as `node_modules/` would not match them.
+      'docs/node_modules': '',
+      'docs/.git': '',
+    });
+    const lines = (await mapOf(dir)).section!.text.split('\n').slice(2, -1);
+    expect(lines).toEqual(['docs/', '  .git', '  node_modules', 'pkg/', '  sub/ (0 files)', '  index.ts']);
+  });
+
+  it('applies the exclude patterns of the config', async () => {
+    const dir = makeProject({ '.assistantrc': JSON.stringify({ projectMap: { exclude: ['*.snap', 'fixtures/'] } }), 'a.ts': '', 'a.snap': '', 'fixtures/x.ts': '', 'src/fixtures/y.ts': '' });
+    const text = (await mapOf(dir)).section!.text;
+    expect(text).toContain('a.ts');
+    for (const hidden of ['a.snap', 'fixtures']) expect(text).not.toContain(hidden);
+  });
+
   it('expands folders level by level only while the map fits its token budget', async () => {
     const files: Record<string, string> = { '.assistantrc': JSON.stringify({ projectMap: { maxTokens: 120 } }) };
     for (let a = 0; a < 4; a++) for (let b = 0; b < 5; b++) for (let c = 0; c < 6; c++) files[`pkg${a}/mod${b}/file${c}.ts`] = '';
