@@ -5,8 +5,8 @@ import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
 import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
-import { networkLine, networkPermission } from './network.js';
-import { bwrapVersion, probeSandbox, sandboxArgs, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
+import { networkLine, networkPermission, type NetworkState } from './network.js';
+import { bwrapVersion, probeSandbox, probeSandboxSoon, sandboxArgs, sandboxLikely, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
 import { BASH_ERRORS } from './errors.js';
 
 /** Options of the tool-bash plugin. */
@@ -76,8 +76,17 @@ export default definePlugin<ToolBashOptions>({
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
     const network = networkPermission('Bash', cutsNetwork);
     kernel.hooks.permission.tapPromise({ name: 'tool-bash:network', stage: network.stage }, network.layer);
+    // bwrap's trial run goes on while the rest starts; the tool is described from what it will most
+    // likely find, and described again at start if the trial found otherwise.
+    const probing = sandbox.mode === 'off' ? undefined : probeSandboxSoon();
+    const networkStateFor = (sandboxed: boolean): NetworkState => (sandbox.mode === 'off' || !sandboxed ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network');
     // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
     kernel.hooks.ready.tapPromise('tool-bash', async () => {
+      const found = probing && networkStateFor((await probing).available);
+      if (found && found !== networkState && kernel.tools.get('Bash')?.plugin === 'tool-bash') {
+        kernel.tools.unregister('Bash');
+        registerBash(found);
+      }
       const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
       if (refusal instanceof Error) throw refusal;
     });
@@ -97,57 +106,62 @@ export default definePlugin<ToolBashOptions>({
     const cwds = new Map<string, string>();
     const key = (context: ToolContext) => `${context.sessionId ?? ''}\0${context.agentId ?? ''}`;
     const limit = (input: BashInput) => Math.min(typeof input.timeout === 'number' ? input.timeout : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-    const networkState = sandbox.mode === 'off' || !probeSandbox().available ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network';
-    kernel.tools.register<BashInput>({
-      name: 'Bash',
-      description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(networkState)}`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          command: { type: 'string', minLength: 1, description: 'The command to run.' },
-          timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
-          description: { type: 'string', description: 'What the command does, in 5-10 words.' },
-          // Offered only where it means something: commands run sandboxed without network.
-          ...(networkState === 'no-network'
-            ? { network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is asked.' } }
-            : {}),
+    let networkState = networkStateFor(sandboxLikely());
+    const registerBash = (state: NetworkState) => {
+      networkState = state;
+      kernel.tools.register<BashInput>({
+        name: 'Bash',
+        plugin: 'tool-bash',
+        description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(state)}`,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            command: { type: 'string', minLength: 1, description: 'The command to run.' },
+            timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
+            description: { type: 'string', description: 'What the command does, in 5-10 words.' },
+            // Offered only where it means something: commands run sandboxed without network.
+            ...(state === 'no-network'
+              ? { network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is asked.' } }
+              : {}),
+          },
+          required: ['command'],
+          additionalProperties: false,
         },
-        required: ['command'],
-        additionalProperties: false,
-      },
-      // Any command may touch anything: the policy parses the command for what it touches, and a
-      // policy plugin that proves a command read-only says so to the scheduler through the lockSet hook.
-      access: () => ({ reads: [], writes: ['*'] }),
-      // Passed on as given: the policy refuses a command that is not a string.
-      risk: { category: 'execute', command: (input) => input.command },
-      module: new URL('./bash.worker.js', import.meta.url).href,
-      options: {
-        ...(options.shell ? { shell: options.shell } : {}),
-        scrubEnv: [...(options.scrubEnv ?? []), ...configuredKeyEnv(kernel)],
-        ...(options.environment ? { environment: { ...options.environment } } : {}),
-        ...(options.maxOutputChars ? { maxOutputChars: options.maxOutputChars } : {}),
-      },
-      timeoutMs: (input) => limit(input) + RUNTIME_MARGIN_MS,
-      summarize: (input) => `${String(input.description ?? input.command ?? '')}${input.network === true ? ' (with network)' : ''}`,
-      prepare: (input, context): PrepareOutcome => {
-        const withNetwork = input.network === true;
-        const cwd = cwds.get(key(context)) ?? realPath(kernel.cwd);
-        const control = sandbox.mode === 'off' ? [] : controlPaths(kernel, cwd);
-        const wrap = sandboxFor(withNetwork, control);
-        if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
-        if (!wrap) return { state: { cwd } };
-        // The guard in the worker watches the same control paths the mounts protect; this one, on
-        // the main thread, backs it up for a worker that was terminated before it could look.
-        watches.set(context.callId, watchControlPaths(control));
-        return { state: { cwd, sandbox: wrap, control, network: withNetwork || sandbox.network } };
-      },
-      settle: (result, _input, context) => {
-        const cwd = result.metadata?.cwd;
-        if (typeof cwd === 'string') cwds.set(key(context), cwd);
-        // Still under the call's lock: the next command's snapshot never sees this one's changes.
-        backstop(context.callId);
-      },
-    });
+        // Any command may touch anything: the policy parses the command for what it touches, and a
+        // policy plugin that proves a command read-only says so to the scheduler through the lockSet hook.
+        access: () => ({ reads: [], writes: ['*'] }),
+        // Passed on as given: the policy refuses a command that is not a string.
+        risk: { category: 'execute', command: (input) => input.command },
+        module: new URL('./bash.worker.js', import.meta.url).href,
+        options: {
+          ...(options.shell ? { shell: options.shell } : {}),
+          scrubEnv: [...(options.scrubEnv ?? []), ...configuredKeyEnv(kernel)],
+          ...(options.environment ? { environment: { ...options.environment } } : {}),
+          ...(options.maxOutputChars ? { maxOutputChars: options.maxOutputChars } : {}),
+        },
+        timeoutMs: (input) => limit(input) + RUNTIME_MARGIN_MS,
+        summarize: (input) => `${String(input.description ?? input.command ?? '')}${input.network === true ? ' (with network)' : ''}`,
+        prepare: (input, context): PrepareOutcome => {
+          const withNetwork = input.network === true;
+          const cwd = cwds.get(key(context)) ?? realPath(kernel.cwd);
+          const control = sandbox.mode === 'off' ? [] : controlPaths(kernel, cwd);
+          const wrap = sandboxFor(withNetwork, control);
+          if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
+          if (!wrap) return { state: { cwd } };
+          // The guard in the worker watches the same control paths the mounts protect; this one, on
+          // the main thread, backs it up for a worker that was terminated before it could look.
+          watches.set(context.callId, watchControlPaths(control));
+          return { state: { cwd, sandbox: wrap, control, network: withNetwork || sandbox.network } };
+        },
+        settle: (result, _input, context) => {
+          const cwd = result.metadata?.cwd;
+          if (typeof cwd === 'string') cwds.set(key(context), cwd);
+          // Still under the call's lock: the next command's snapshot never sees this one's changes.
+          backstop(context.callId);
+        },
+      });
+    };
+    registerBash(networkState);
     kernel.hooks.afterToolCall.tapPromise('tool-bash:control-files', async (part, { call }) => {
       if (call.name !== 'Bash') return part;
       backstop(call.id); // when `settle` did not run (a call that threw)

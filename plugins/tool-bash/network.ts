@@ -6,8 +6,11 @@
  */
 import { Stage, type PermissionDecision, type PermissionRequest } from '../../core/index.js';
 
+/** What commands run under, as far as the network goes. */
+export type NetworkState = 'unsandboxed' | 'network' | 'no-network';
+
 /** The line of the tool description about the network, from the settings in force. */
-export function networkLine(state: 'unsandboxed' | 'network' | 'no-network'): string {
+export function networkLine(state: NetworkState): string {
   if (state === 'unsandboxed') return '- Commands run without an OS sandbox, with network access.';
   if (state === 'network') return '- Commands run in an OS sandbox (the project and the temp directory writable, the agent\'s own config files read-only) with network access.';
   return '- Commands run in an OS sandbox (the project and the temp directory writable, the agent\'s own config files read-only) WITHOUT network access: DNS lookups and connections fail. When a command needs the network (installing packages, fetching), set `"network": true` on that call; the user is asked, and only that command gets network.';

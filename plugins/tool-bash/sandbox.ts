@@ -7,11 +7,12 @@
  * a new terminal session (no TIOCSTI into the agent's terminal).
  * On macOS the same rules as a Seatbelt profile (seatbelt.ts, untested).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError, type SandboxConfig } from '../../core/index.js';
+import { findOnPath } from '../../core/kits/fs/index.js';
 import { controlDenials, controlMounts, type ControlEntry } from './control-mounts.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 import { BASH_ERRORS } from './errors.js';
@@ -51,22 +52,91 @@ const CONFINE = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-d
 const USER_NAMESPACE = ['--unshare-user', '--disable-userns'];
 
 let probed: SandboxProbe | undefined;
+let probing: Promise<SandboxProbe> | undefined;
 
+/** What one bwrap trial run reported. */
+interface Trial {
+  status: number | null;
+  error?: NodeJS.ErrnoException;
+  stderr: string;
+}
+
+const TRIAL_TIMEOUT_MS = 5000;
+const trialArgs = (extra: string[]) => ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', ...CONFINE, ...extra, 'true'];
+
+// One trial run answers both questions (installed? namespaces allowed?), so start-up pays for one
+// bwrap process, not two; a second one runs only where user namespaces failed. The version is
+// asked for only by `assistant doctor` (bwrapVersion).
+const needsPlainTrial = (withUserNamespace: Trial) => withUserNamespace.error?.code !== 'ENOENT' && withUserNamespace.status !== 0;
+
+/** The verdict from the trial with a user namespace and, where that failed, the one without. */
+function verdictOf(withUserNamespace: Trial, plain: Trial | undefined): SandboxProbe {
+  if (withUserNamespace.error?.code === 'ENOENT') return { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' };
+  if (withUserNamespace.status === 0) return { available: true, userNamespace: true };
+  if (plain?.status !== 0)
+    return { available: false, reason: `bwrap cannot create namespaces here (${(plain?.stderr || plain?.error?.message || '').trim() || `exit ${plain?.status}`}); user namespaces may be disabled` };
+  return { available: true, userNamespace: false };
+}
+
+function trialNow(extra: string[]): Trial {
+  const run = spawnSync('bwrap', trialArgs(extra), { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS });
+  return { status: run.status, error: run.error as NodeJS.ErrnoException | undefined, stderr: run.stderr ?? '' };
+}
+
+/** A trial run in the background; its stderr is read only when asked for (the verdict quotes only the last trial's). */
+function trialSoon(extra: string[], readStderr: boolean): Promise<Trial> {
+  return new Promise((resolve) => {
+    let stderr = '';
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (trial: Trial) => {
+      clearTimeout(timer);
+      resolve(trial);
+    };
+    try {
+      const child = spawn('bwrap', trialArgs(extra), { stdio: ['ignore', 'ignore', readStderr ? 'pipe' : 'ignore'] });
+      // Not spawn's own `timeout`: its timer outlives a spawn that failed (no bwrap) and holds the process open.
+      timer = setTimeout(() => child.kill('SIGKILL'), TRIAL_TIMEOUT_MS);
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('error', (error: NodeJS.ErrnoException) => settle({ status: null, error, stderr }));
+      // A run killed at the time limit closes with no status, as spawnSync reports it.
+      child.on('close', (status) => settle({ status, stderr }));
+    } catch (error) {
+      settle({ status: null, error: error as NodeJS.ErrnoException, stderr });
+    }
+  });
+}
+
+const unsupported = (): SandboxProbe => ({ available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap, macOS sandbox-exec)` });
+
+/** Whether commands can be sandboxed here, found by trial runs of bwrap once per process; waits for them. */
 export function probeSandbox(): SandboxProbe {
   if (probed) return probed;
   if (process.platform === 'darwin') return (probed = probeSeatbelt());
-  if (process.platform !== 'linux') return (probed = { available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap, macOS sandbox-exec)` });
-  // One trial run answers both questions (installed? namespaces allowed?): start-up pays for one
-  // bwrap process, not two; the version is asked for only by `assistant doctor` (bwrapVersion).
-  const trial = (extra: string[]) => spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', ...CONFINE, ...extra, 'true'], { encoding: 'utf8', timeout: 5000 });
-  const withUserNamespace = trial(USER_NAMESPACE);
-  if ((withUserNamespace.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
-    return (probed = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' });
-  if (withUserNamespace.status === 0) return (probed = { available: true, userNamespace: true });
-  const plain = trial([]);
-  if (plain.status !== 0)
-    return (probed = { available: false, reason: `bwrap cannot create namespaces here (${(plain.stderr || plain.error?.message || '').trim() || `exit ${plain.status}`}); user namespaces may be disabled` });
-  return (probed = { available: true, userNamespace: false });
+  if (process.platform !== 'linux') return (probed = unsupported());
+  const withUserNamespace = trialNow(USER_NAMESPACE);
+  return (probed = verdictOf(withUserNamespace, needsPlainTrial(withUserNamespace) ? trialNow([]) : undefined));
+}
+
+/**
+ * The same probe, its trial runs in the background: a start-up goes on loading while bwrap runs
+ * (~8 ms blocked otherwise). probeSandbox() before it settles runs its own trial, so no caller
+ * ever acts on a guess; the first verdict is the one kept.
+ */
+export function probeSandboxSoon(): Promise<SandboxProbe> {
+  if (probed || process.platform !== 'linux') return Promise.resolve(probeSandbox());
+  probing ??= (async () => {
+    const withUserNamespace = await trialSoon(USER_NAMESPACE, false);
+    const verdict = verdictOf(withUserNamespace, needsPlainTrial(withUserNamespace) ? await trialSoon([], true) : undefined);
+    return (probed ??= verdict);
+  })();
+  return probing;
+}
+
+/** What the probe will most likely say, without running anything: its verdict once known, else whether a sandbox program is installed. */
+export function sandboxLikely(): boolean {
+  if (probed) return probed.available;
+  if (process.platform === 'darwin') return existsSync(SANDBOX_EXEC);
+  return process.platform === 'linux' && findOnPath('bwrap') !== undefined;
 }
 
 /** bubblewrap's own version line, for `assistant doctor`. */

@@ -110,6 +110,61 @@ describe('sandbox: required without bubblewrap', () => {
   });
 });
 
+describe('the sandbox probe in the background', () => {
+  /** In a fresh process (the probe's verdict is kept per process): the probe started by the plugin, and Bash's description before and after start. */
+  function probeIn(env: NodeJS.ProcessEnv) {
+    const script = `
+      const { loadConfig } = await import(${JSON.stringify(new URL('../../dist/config/load.js', import.meta.url).href)});
+      const { createKernel } = await import(${JSON.stringify(new URL('../../dist/core/kernel/kernel.js', import.meta.url).href)});
+      const { probeSandboxSoon, probeSandbox } = await import(${JSON.stringify(new URL('../../dist/plugins/tool-bash/sandbox.js', import.meta.url).href)});
+      const kernel = await createKernel({ config: await loadConfig({ cwd: process.cwd(), env: process.env }), headless: true });
+      const describe = () => { const bash = kernel.tools.get('Bash'); return { network: 'network' in bash.inputSchema.properties, line: bash.description.split('\\n').pop() }; };
+      const before = describe();
+      const soon = await probeSandboxSoon();
+      await kernel.start();
+      const after = describe();
+      await kernel.shutdown();
+      // Nothing of the probe's is left holding the process open (a spawn's own timeout timer did, when bwrap was missing).
+      const holding = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout' || kind === 'ProcessWrap');
+      console.log(JSON.stringify({ before, after, soon, now: probeSandbox(), holding }));`;
+    const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: 'auto' }) });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...isolatedEnv(), ANTHROPIC_API_KEY: 'k', ...env }, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const out = JSON.parse(run.stdout) as { before: { network: boolean; line: string }; after: { network: boolean; line: string }; soon: unknown; now: unknown; holding: string[] };
+    expect(out.holding).toEqual([]);
+    return out;
+  }
+
+  it.skipIf(!probe.available && !mustHaveTools)('gives the verdict of the blocking probe, and describes Bash from it', () => {
+    const out = probeIn({ PATH: process.env.PATH });
+    expect(out.soon).toEqual(probe);
+    expect(out.now).toEqual(probe);
+    expect(out.after).toEqual({ network: true, line: expect.stringMatching(/WITHOUT network access/) });
+    expect(out.before).toEqual(out.after);
+  });
+
+  it('describes Bash again at start when bwrap is installed but cannot run', () => {
+    // A bwrap on PATH that fails the way a container without user namespaces makes it fail.
+    const bin = tempDir('assistant-bin-');
+    writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    const out = probeIn({ PATH: `${bin}:${process.env.PATH}` });
+    expect(out.soon).toEqual({ available: false, reason: expect.stringMatching(/bwrap cannot create namespaces here \(bwrap: No permissions to create new namespace\)/) });
+    expect(out.now).toEqual(out.soon);
+    // Guessed from the bwrap on PATH, then corrected by the trial before any model call.
+    expect(out.before.network).toBe(true);
+    expect(out.after).toEqual({ network: false, line: '- Commands run without an OS sandbox, with network access.' });
+  });
+
+  it('finds no bwrap the same way in the background', () => {
+    const bin = tempDir('assistant-bin-');
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const out = probeIn({ PATH: bin });
+    expect(out.soon).toEqual({ available: false, reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/) });
+    expect(out.before).toEqual(out.after);
+    expect(out.after.network).toBe(false);
+  });
+});
+
 // macOS is not available here: the Seatbelt profile is checked as text, and the wrapper plumbing on Linux.
 describe('sandbox on macOS: the Seatbelt profile (untested on a Mac)', () => {
   function seatbelt(network: boolean, writable: string[] = []) {
