@@ -13,6 +13,7 @@ else {
   // Wasm (the bash grammar; undici's parser where Node's fetch is used) stays on V8's baseline compiler (TurboFan's re-compile cost
   // ~0.45 s CPU at exit: docs/benchmarks.md). Then the build's bundle (config/bundle-runtime.mjs), else tsc's tree.
   setFlagsFromString('--liftoff-only');
+  if (argv.includes('--debug')) process.setSourceMapsEnabled(true); // --debug's stack traces: the TypeScript sources, not the minified bundle
   (await import('../config/compile-cache.js')).enableCompileCache(); // Node 22+: compiled code kept between runs
   const cli = existsSync(new URL('../bundle/bin~cli.js', import.meta.url)) ? '../bundle/bin~cli.js' : './cli.js';
   process.exitCode = await ((await import(cli)) as typeof import('./cli.js')).main(argv, version);

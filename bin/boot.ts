@@ -30,8 +30,7 @@ export async function loadConfigFor(flags: CommonFlags, ask = false): Promise<Re
 export async function boot(flags: CommonFlags, headless: boolean, askTrust = false, checkSelections = true): Promise<Kernel> {
   const config = await loadConfigFor(flags, askTrust && !headless);
   return createKernel({
-    config,
-    headless,
+    config, headless,
     logLevel: flags.debug ? 'debug' : (process.env.ASSISTANT_LOG_LEVEL as 'info' | undefined) ?? 'warn',
     logFile: process.env.ASSISTANT_LOG_FILE,
     traceHooks: flags.debug,

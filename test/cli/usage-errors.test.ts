@@ -22,6 +22,17 @@ describe('usage errors', () => {
     expect(r.stderr).not.toMatch(/^error:/m);
   });
 
+  it('prints with --debug a stack trace that points into the TypeScript sources, not the minified bundle', async () => {
+    const cwd = makeProject({ '.assistantrc.json': '{ not json' });
+    const plain = await runCli(['-p', 'hi'], { cwd, env: isolatedEnv() });
+    expect(plain.stderr).toMatch(/^ASSISTANT_CONFIG_PARSE: /);
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+    const debug = await runCli(['--debug', '-p', 'hi'], { cwd, env: isolatedEnv() });
+    expect(debug.code).toBe(plain.code);
+    expect(debug.stderr).toMatch(/\n\s+at \S+ \(\S+\/config\/load\.ts:\d+:\d+\)/);
+    expect(debug.stderr).not.toMatch(/dist\/bundle\//);
+  });
+
   it('names the near subcommand of a mistyped one', async () => {
     const r = await runCli(['config', 'valdate'], { cwd: makeProject(), env: isolatedEnv() });
     expect(r.code).toBe(2);
