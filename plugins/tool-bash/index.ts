@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { definePlugin, errorResult, isInside, realPath, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
+import { definePlugin, errorResult, isInside, realPath, Stage, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
 import { addedDirectoriesOf } from '../../core/kits/fs/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
@@ -76,13 +76,18 @@ export default definePlugin<ToolBashOptions>({
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
     const network = networkPermission('Bash', cutsNetwork);
     kernel.hooks.permission.tapPromise({ name: 'tool-bash:network', stage: network.stage }, network.layer);
-    // bwrap's trial run goes on while the rest starts; the tool is described from what it will most
-    // likely find, and described again at start if the trial found otherwise.
-    const probing = sandbox.mode === 'off' ? undefined : probeSandboxSoon();
+    // The tool is described from what bwrap's trial run will most likely find (nothing runs at apply:
+    // `--help` never probes). The trial starts with the kernel and runs while the other plugins
+    // start; before tools are final it is awaited, and Bash described again if it found otherwise.
     const networkStateFor = (sandboxed: boolean): NetworkState => (sandbox.mode === 'off' || !sandboxed ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network');
+    let probing: Promise<unknown> | undefined;
+    kernel.hooks.ready.tap({ name: 'tool-bash', stage: Stage.FIRST }, () => {
+      if (sandbox.mode !== 'off') probing = probeSandboxSoon();
+    });
     // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
-    kernel.hooks.ready.tapPromise('tool-bash', async () => {
-      const found = probing && networkStateFor((await probing).available);
+    kernel.hooks.registerTools.tapPromise('tool-bash', async () => {
+      await probing;
+      const found = sandbox.mode === 'off' ? undefined : networkStateFor(probeSandbox().available);
       if (found && found !== networkState && kernel.tools.get('Bash')?.plugin === 'tool-bash') {
         kernel.tools.unregister('Bash');
         registerBash(found);
