@@ -1,14 +1,15 @@
-// Build step: bundles each provider SDK into one ES module under dist/vendor/. The SDKs ship as
+// Build step: bundles each provider SDK into one CommonJS file under dist/vendor/. The SDKs ship as
 // hundreds of small modules (@anthropic-ai/sdk: ~250); Node's ESM loader resolves, reads and links
 // each one, which cost about as much CPU as the rest of a one-shot run's start-up. One file loads in
-// half the time. The providers import the bundle when it exists, else the package as installed.
+// half the time. The providers require the bundle when it exists, else import the package as installed.
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'vendor');
+rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 // Inside the bundles, the bare globals Headers, Response, FormData and Request are bound to the
@@ -21,15 +22,17 @@ const webGlobals = join(root, 'dist', 'core', 'kits', 'provider', 'http', 'web-g
 // output), a quarter of the whole SDK's code. OpenAI's client class builds every resource in its
 // constructor, so it is bundled whole.
 const SDKS = [
-  ['anthropic-sdk.mjs', `export { MessagesClient } from './dist/plugins/provider-anthropic/messages-client.js';\n`],
-  ['openai.mjs', `export * from 'openai';\nexport { default } from 'openai';\n`],
+  ['anthropic-sdk.cjs', `export { MessagesClient } from './dist/plugins/provider-anthropic/messages-client.js';\n`],
+  ['openai.cjs', `export * from 'openai';\nexport { default } from 'openai';\n`],
 ];
 for (const [file, contents] of SDKS)
   await build({
     stdin: { contents, resolveDir: root },
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS: the one kind of file Node 20 lets a program compile with V8's code cache
+    // (config/compile-cache.ts); the providers require() it.
+    format: 'cjs',
     target: 'node20',
     outfile: join(out, file),
     inject: [webGlobals],
@@ -43,6 +46,4 @@ for (const [file, contents] of SDKS)
     keepNames: true,
     logLevel: 'warning',
   });
-// The bundles' format, found at the first step (see bundle-runtime.mjs).
-writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
 console.log(`bundled ${SDKS.length} provider SDKs into dist/vendor`);

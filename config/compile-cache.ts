@@ -1,13 +1,71 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 import { userDirs } from '../core/util/paths.js';
 
+/** The package's built files: only their CommonJS bundles (the provider SDKs, the precompiled validators) get Node 20's cache. */
+const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
+
 /**
- * On Node 22.1+, V8 keeps the compiled code of the modules loaded from now on between runs (about
- * 15% of a one-shot's CPU, measured with Node 22.23). The folder is the user's cache, not Node's
- * default under the shared temp folder, which another user of the machine could write first.
- * Node 20 has no compile cache: nothing happens.
+ * Keeps compiled code between runs, in the user's cache (not Node's default under the shared temp
+ * folder, which another user of the machine could write first).
+ * - Node 22.1+: `module.enableCompileCache` for every module loaded from now on (about 15% of a
+ *   one-shot's CPU, measured with Node 22.23).
+ * - Node 20: V8's code cache for the package's own CommonJS bundles (cacheOwnCommonJs), the one
+ *   kind of file Node 20 lets a program compile itself: loading the SDK bundle, for one, drops
+ *   from ~11.5 to ~4 ms of CPU.
  */
 export function enableCompileCache(): void {
-  (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(join(userDirs().cache, 'compile-cache'));
+  const dir = join(userDirs().cache, 'compile-cache');
+  const node = nodeModule as { enableCompileCache?: (dir: string) => unknown };
+  if (node.enableCompileCache) node.enableCompileCache(dir);
+  else cacheOwnCommonJs(join(dir, 'v8-cjs'));
+}
+
+type Compile = (this: nodeModule.Module, content: string, filename: string, ...rest: unknown[]) => unknown;
+
+/**
+ * Compiles the package's `.cjs` files through vm.Script with V8's code cache: the cache of a file is
+ * named by the hash of its content and Node's version (V8 itself checks little more than the
+ * length), and written at exit, after the run compiled what it used, only when there was none or
+ * V8 refused it. A cache that cannot be read or written costs nothing but the cache.
+ */
+function cacheOwnCommonJs(dir: string): void {
+  // The option that keeps import() working in such code; without it (older Node 20), no cache.
+  const loader = (vm.constants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const { prototype, wrap } = nodeModule.Module as unknown as { prototype: { _compile: Compile }; wrap(content: string): string };
+  if (!loader || typeof prototype._compile !== 'function' || typeof wrap !== 'function') return;
+  const original = prototype._compile;
+  const pending: Array<{ file: string; script: vm.Script }> = [];
+  prototype._compile = function (content, filename, ...rest) {
+    if (!filename.startsWith(OWN_DIST) || !filename.endsWith('.cjs')) return original.call(this, content, filename, ...rest);
+    const file = join(dir, `${createHash('sha256').update(process.version).update(content).digest('hex').slice(0, 40)}.bin`);
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(file);
+    } catch {
+      // None yet.
+    }
+    const script = new vm.Script(wrap(content), { filename, cachedData, importModuleDynamically: loader as never });
+    if (!cachedData || script.cachedDataRejected) pending.push({ file, script });
+    if (pending.length === 1) process.once('exit', () => writeCaches(pending));
+    const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
+  };
+}
+
+/** Writes each cache whole or not at all (another run may be reading it). */
+function writeCaches(pending: Array<{ file: string; script: vm.Script }>): void {
+  for (const { file, script } of pending)
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      const partial = `${file}.${process.pid}.tmp`;
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      renameSync(partial, file);
+    } catch {
+      // A read-only or full disk: the next run compiles again.
+    }
 }

@@ -73,7 +73,6 @@ describe('the runtime bundle', () => {
     const outside = new Set([
       'pathToFileURL(await realpath(file)).href', // a JavaScript config file of the user's (config/load.ts)
       'pathToFileURL(file).href', // a web search backend the config names (tool-websearch)
-      'BUNDLED.href', // a provider SDK's single-file bundle in dist/vendor/ (no kernel in it)
     ]);
     // Read in the files the bundle was built from (tsc's output, the expressions as written).
     const ours = [...new Set(Object.values(shape).flatMap((file) => file.inputs))].filter((input) => input.startsWith('dist/'));

@@ -1,6 +1,8 @@
 // The bundled SDKs (dist/vendor, with Headers/Response/FormData bound to the kit's classes) on the
 // kit's fetch, driven directly: their own retry logic reads retry-after from our headers, their
 // stream reader reads our body, their abort detection recognizes our AbortError.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFetch } from '../../dist/core/kits/provider/index.js';
 import { startFakeLlm, type FakeLlm } from './helpers.js';
@@ -14,8 +16,9 @@ let OpenAI: OpenAIClass;
 
 beforeAll(async () => {
   fake = await startFakeLlm({ fixture: { fallback: { text: 'fallback' } } });
-  Anthropic = ((await import(new URL('../../dist/vendor/anthropic-sdk.mjs', import.meta.url).href)) as { MessagesClient: AnthropicClass }).MessagesClient;
-  OpenAI = ((await import(new URL('../../dist/vendor/openai.mjs', import.meta.url).href)) as { default: OpenAIClass }).default;
+  const vendored = (file: string) => createRequire(import.meta.url)(fileURLToPath(new URL(`../../dist/vendor/${file}`, import.meta.url)));
+  Anthropic = (vendored('anthropic-sdk.cjs') as { MessagesClient: AnthropicClass }).MessagesClient;
+  OpenAI = (vendored('openai.cjs') as { default: OpenAIClass }).default;
 });
 afterAll(() => fake.close());
 

@@ -53,7 +53,7 @@ describe('lazy provider SDKs', () => {
     const requested = await traced([BOOT, name, '--request'], env);
     expect(requested.status, requested.stderr).toBe(0);
     expect(requested.stdout).toBe('hello lazily');
-    expect(requested.sdkUrls.some((u) => u.includes(name === 'anthropic' ? '/dist/vendor/anthropic-sdk.mjs' : '/dist/vendor/openai.mjs'))).toBe(true);
+    expect(requested.sdkUrls.some((u) => u.includes(name === 'anthropic' ? '/dist/vendor/anthropic-sdk.cjs' : '/dist/vendor/openai.cjs'))).toBe(true);
   });
 
   it.each(['anthropic', 'openai'])('%s SDK debug output goes to stderr through the logger, never to stdout', async (name) => {

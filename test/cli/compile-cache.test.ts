@@ -1,0 +1,61 @@
+// On Node 20, the CLI keeps V8's compiled code of the package's CommonJS bundles (the provider SDK,
+// the precompiled validators) in the user's cache (config/compile-cache.ts): written once, used
+// as it is afterwards, and a cache V8 refuses (damaged, another Node) costs nothing but a rewrite.
+import * as nodeModule from 'node:module';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { isolatedEnv, makeProject } from '../support/project.js';
+import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
+
+// Node 22.1+ keeps every module's code through module.enableCompileCache instead.
+const nodeCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+if (nodeCompileCache) console.warn(`the Node 20 code cache tests are skipped: Node ${process.version} has module.enableCompileCache`);
+
+let fake: FakeLlm;
+beforeAll(async () => {
+  fake = await startFakeLlm({ fixture: { fallback: { text: 'cached answer' } } });
+});
+afterAll(() => fake.close());
+
+describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 20)', () => {
+  const setup = () => {
+    const env = isolatedEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
+    const dir = join(env.XDG_CACHE_HOME!, 'assistant', 'compile-cache', 'v8-cjs');
+    const cwd = makeProject({ '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic' } }) });
+    const ask = async () => {
+      const run = await runCli(['-p', 'hi', '--trust-project'], { cwd, env });
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('cached answer');
+    };
+    const files = () => Object.fromEntries(readdirSync(dir).map((name) => [name, { bytes: readFileSync(join(dir, name)), mtime: statSync(join(dir, name)).mtimeMs }]));
+    return { dir, ask, files };
+  };
+
+  it('is written by the first run, private to the user, and read as it is by the next', async () => {
+    const { dir, ask, files } = setup();
+    await ask();
+    const first = files();
+    // The validators and the SDK bundle; no temporary file left behind.
+    expect(Object.keys(first)).toHaveLength(2);
+    for (const name of Object.keys(first)) expect(name).toMatch(/^[0-9a-f]{40}\.bin$/);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+    await ask();
+    expect(files()).toEqual(first);
+  });
+
+  it('is replaced when V8 refuses it, and the run goes on as if there were none', async () => {
+    const { dir, ask, files } = setup();
+    await ask();
+    const [name] = Object.keys(files()).sort();
+    writeFileSync(join(dir, name!), 'not a code cache');
+    await ask();
+    const rewritten = files()[name!]!;
+    expect(rewritten.bytes.toString()).not.toBe('not a code cache');
+    expect(rewritten.bytes.length).toBeGreaterThan(10_000);
+    await ask();
+    expect(files()[name!]).toEqual(rewritten);
+  });
+});
