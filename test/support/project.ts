@@ -5,7 +5,9 @@ import { afterAll } from 'vitest';
 
 const created: string[] = [];
 afterAll(() => {
-  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+  // Retried: a CLI a test just stopped may still be writing its exit-time files (the code cache
+  // under the home directory) while the folder is removed.
+  for (const dir of created) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** A fresh temp directory (symlinks resolved, so paths compare equal), removed after the file's tests. */
