@@ -17,8 +17,13 @@ const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
  * - Node 20: V8's code cache for the package's own CommonJS bundles (cacheOwnCommonJs), the one
  *   kind of file Node 20 lets a program compile itself: loading the SDK bundle, for one, drops
  *   from ~11.5 to ~4 ms of CPU.
+ * The folder is one of the kernel's control folders (core/kernel/control-files.ts), as the user's
+ * config folder is: read-only inside the sandbox, and a tool's write to it needs a person.
+ * NODE_DISABLE_COMPILE_CACHE=1 turns both off.
  */
 export function enableCompileCache(): void {
+  // Node's own switch turns both off (Node 22 reads it itself).
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = join(userDirs().cache, 'compile-cache');
   const node = nodeModule as { enableCompileCache?: (dir: string) => unknown };
   if (node.enableCompileCache) node.enableCompileCache(dir);

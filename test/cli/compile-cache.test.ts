@@ -2,7 +2,7 @@
 // the precompiled validators) in the user's cache (config/compile-cache.ts): written once, used
 // as it is afterwards, and a cache V8 refuses (damaged, another Node) costs nothing but a rewrite.
 import * as nodeModule from 'node:module';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -44,6 +44,14 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     await ask();
     expect(files()).toEqual(first);
+  });
+
+  it('is off with NODE_DISABLE_COMPILE_CACHE, as Node 22 has it', async () => {
+    const env = isolatedEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, NODE_DISABLE_COMPILE_CACHE: '1' });
+    const cwd = makeProject({ '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic' } }) });
+    const run = await runCli(['-p', 'hi', '--trust-project'], { cwd, env });
+    expect(run.stdout.trim()).toBe('cached answer');
+    expect(existsSync(join(env.XDG_CACHE_HOME!, 'assistant', 'compile-cache'))).toBe(false);
   });
 
   it('is replaced when V8 refuses it, and the run goes on as if there were none', async () => {
