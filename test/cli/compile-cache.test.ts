@@ -67,3 +67,18 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     expect(files()[name!]).toEqual(rewritten);
   });
 });
+
+describe('the compile cache folder, on any Node', () => {
+  it("is a control folder: a tool's write to it needs a person outside bypass", async () => {
+    const env = isolatedEnv();
+    const target = join(env.XDG_CACHE_HOME!, 'assistant', 'compile-cache', 'v8-cjs', `${'a'.repeat(40)}.bin`);
+    const cwd = makeProject();
+    for (const [tool, input] of [['Write', { file_path: target, content: 'x' }], ['Bash', { command: `cp /dev/null ${target}` }]] as const)
+      for (const mode of ['default', 'acceptEdits']) {
+        const run = await runCli(['permissions', 'check', '--tool', tool, '--input', JSON.stringify(input), '--mode', mode, '--json'], { cwd, env });
+        const decision = JSON.parse(run.stdout) as { behavior: string; reason: string };
+        expect(decision.behavior, `${tool} ${mode}`).toBe('ask');
+        expect(decision.reason).toMatch(/steers assistant itself .*assistant's caches/);
+      }
+  });
+});
