@@ -12,6 +12,7 @@
 //   ASSISTANT_BUNDLE_ENTRIES constant is defined, i.e. only in this bundle.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -46,9 +47,18 @@ async function entryPaths() {
 /**
  * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
  * bundled, they cost one chunk instead of ~40 files to resolve, compile and scan for exports.
+ * - The ones tool modules use too (picomatch, ignore) go into the chunks.
+ * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool) come from
+ *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs): one CommonJS file, which Node 20 loads
+ *   with V8's code cache (config/compile-cache.ts) and no tool module ever loads.
  * Every other package stays external and resolves from the installed node_modules.
  */
-const BUNDLED_PACKAGES = new Set(['tapable', 'commander', 'picomatch', 'ignore', 'env-paths', 'resolve.exports', 'lru-cache', 'piscina']);
+const CHUNKED = new Set(['picomatch', 'ignore']);
+const VENDORED = new Set(['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina']);
+const RUNTIME_DEPS = '../vendor/runtime-deps.cjs';
+const requireHere = createRequire(import.meta.url);
+/** Own properties of a function or module object that are no exports. */
+const NOT_EXPORTS = new Set(['length', 'name', 'prototype', 'default', 'caller', 'arguments', '__esModule']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 /** Keeps bare imports external except the start-path packages above. */
@@ -56,27 +66,19 @@ const startPathPackages = {
   name: 'start-path-packages',
   setup(bundle) {
     bundle.onResolve({ filter: /^[^./]/ }, ({ path }) => {
-      if (path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageName(path))) return { external: true };
+      if (VENDORED.has(path)) return { path, namespace: 'vendored' };
+      if (path.startsWith('node:') || !CHUNKED.has(packageName(path))) return { external: true };
       return undefined;
     });
-  },
-};
-
-/**
- * piscina (bundled for the first tool call: ~15 files to resolve and scan for exports) starts its
- * threads on its own worker file, found beside its main module by `__dirname`, which a bundle has
- * not: the installed package's folder is asked of the resolver instead. A piscina whose source no
- * longer has that line fails the build rather than a run.
- */
-const piscinaWorkerFile = {
-  name: 'piscina-worker-file',
-  setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, 'utf8');
-      const line = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
-      if (!source.includes(line) || source.split('__dirname').length !== 2) throw new Error(`bundle-runtime: ${path} no longer finds its worker file as expected; update piscinaWorkerFile`);
-      return { contents: source.replace(line, "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')"), loader: 'js' };
+    // Each vendored package is its export of the CommonJS file, required at run time beside the
+    // chunks, as an ES module with the package's names: a dynamic import() of it (the pool's piscina)
+    // gets them too, which esbuild's split chunks do not give a CommonJS module.
+    bundle.onLoad({ filter: /.*/, namespace: 'vendored' }, ({ path }) => {
+      const names = Object.getOwnPropertyNames(requireHere(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && !NOT_EXPORTS.has(name));
+      const contents = [`const m = require(${JSON.stringify(RUNTIME_DEPS)})[${JSON.stringify(path)}];`, 'export default m;', ...names.map((name) => `export const ${name} = m.${name};`)].join('\n');
+      return { contents, loader: 'js' };
     });
+    bundle.onResolve({ filter: /runtime-deps\.cjs$/, namespace: 'vendored' }, ({ path }) => ({ path, external: true }));
   },
 };
 
@@ -129,7 +131,7 @@ const { metafile } = await build({
   keepNames: true,
   sourcemap: 'linked',
   define: { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) },
-  plugins: [startPathPackages, piscinaWorkerFile, originalUrls],
+  plugins: [startPathPackages, originalUrls],
   // The bundled CommonJS packages require Node built-ins; an ES module has no `require` of its own.
   banner: { js: "import { createRequire as __assistantCreateRequire } from 'node:module';\nconst require = __assistantCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -3,7 +3,7 @@
 // each one, which cost about as much CPU as the rest of a one-shot run's start-up. One file loads in
 // half the time. The providers require the bundle when it exists, else import the package as installed.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,8 +26,20 @@ const SDKS = [
   ['openai.cjs', `export * from 'openai';\nexport { default } from 'openai';\n`],
 ];
 for (const [file, contents] of SDKS)
+  await bundleVendor(file, { stdin: { contents, resolveDir: root }, inject: [webGlobals] });
+
+// The main thread's CommonJS packages (bundle-runtime.mjs's VENDORED), one getter each so that a
+// package runs only when first used (the pool's piscina at the first tool call).
+const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina'];
+await bundleVendor('runtime-deps.cjs', {
+  stdin: { contents: RUNTIME_DEPS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
+  plugins: [piscinaWorkerFileOf()],
+});
+
+/** One minified CommonJS bundle in dist/vendor. */
+async function bundleVendor(file, options) {
   await build({
-    stdin: { contents, resolveDir: root },
+    ...options,
     bundle: true,
     platform: 'node',
     // CommonJS: the one kind of file Node 20 lets a program compile with V8's code cache
@@ -35,7 +47,6 @@ for (const [file, contents] of SDKS)
     format: 'cjs',
     target: 'node20',
     outfile: join(out, file),
-    inject: [webGlobals],
     // @opentelemetry/api is bundled too (its 58 files cost a one-shot run ~20 ms to resolve): the
     // API keeps its state in one process-wide global keyed by major version, so a bundled copy and
     // the installed one (telemetry-otlp) share the same registered providers.
@@ -46,4 +57,24 @@ for (const [file, contents] of SDKS)
     keepNames: true,
     logLevel: 'warning',
   });
-console.log(`bundled ${SDKS.length} provider SDKs into dist/vendor`);
+}
+console.log(`bundled ${SDKS.length} provider SDKs and the runtime's CommonJS packages into dist/vendor`);
+
+/**
+ * piscina starts its threads on its own worker file, found beside its main module by `__dirname`,
+ * which in a bundle is the bundle's folder: the installed package's folder is asked of the resolver
+ * instead. A piscina whose source no longer has that line fails the build rather than a run.
+ */
+function piscinaWorkerFileOf() {
+  return {
+    name: 'piscina-worker-file',
+    setup(bundle) {
+      bundle.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
+        const source = readFileSync(path, 'utf8');
+        const line = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
+        if (!source.includes(line) || source.split('__dirname').length !== 2) throw new Error(`bundle-sdks: ${path} no longer finds its worker file as expected; update piscinaWorkerFile`);
+        return { contents: source.replace(line, "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')"), loader: 'js' };
+      });
+    },
+  };
+}

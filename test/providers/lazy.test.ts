@@ -10,8 +10,8 @@ import { startFakeLlm, type FakeLlm } from './helpers.js';
 
 const TRACE = fileURLToPath(new URL('./fixtures/trace-imports.mjs', import.meta.url));
 const BOOT = fileURLToPath(new URL('./fixtures/boot-provider.mjs', import.meta.url));
-/** An SDK as installed, or the build's single-file bundle of it (dist/vendor/). */
-const SDKS = /node_modules\/(@anthropic-ai\/sdk|openai|gpt-tokenizer)\/|\/dist\/vendor\//;
+/** An SDK as installed, or the build's single-file bundle of it (dist/vendor/, beside the runtime's own CommonJS packages). */
+const SDKS = /node_modules\/(@anthropic-ai\/sdk|openai|gpt-tokenizer)\/|\/dist\/vendor\/(anthropic-sdk|openai)\./;
 
 /** Runs node with import tracing (asynchronously: the fake server shares this process); returns the resolved module URLs and the output. */
 async function traced(args: string[], env: NodeJS.ProcessEnv = isolatedEnv(), cwd = makeProject()) {
