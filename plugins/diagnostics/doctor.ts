@@ -17,9 +17,11 @@ function versionOf(command: string, args: string[]): string | undefined {
   }
 }
 
-function nodeOk(version: string): boolean {
+/** Whether a Node version (`v20.19.0`) is one package.json's `engines` admits. */
+export function nodeOk(version: string): boolean {
   const [major, minor] = version.slice(1).split('.').map(Number) as [number, number];
-  return major > 20 || (major === 20 && minor >= 19);
+  // package.json's engines: require() of an ES module (string-width) needs 20.19+ or 22.12+; 21 has none.
+  return (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23;
 }
 
 /** The configuration, the plugins, what plugins check (`addCheck`) and the provider. */
@@ -80,7 +82,7 @@ export function doctorCommand(kernel: Kernel): CliCommand {
     options: [{ flags: '--json', description: 'machine-readable output' }],
     async action(_args, opts) {
       const checks: Check[] = [
-        { name: 'node', ok: nodeOk(process.version), detail: `${process.version} (needs >= 20.19)`, fatal: true },
+        { name: 'node', ok: nodeOk(process.version), detail: `${process.version} (needs 20.19+ or 22.12+)`, fatal: true },
         ...(await kernelChecks(kernel)),
         ...environmentChecks(),
       ];
