@@ -55,18 +55,30 @@ function cacheOwnCommonJs(dir: string): void {
       // None yet.
     }
     const script = new vm.Script(wrap(content), { filename, cachedData, importModuleDynamically: loader as never });
-    if (!cachedData || script.cachedDataRejected) pending.push({ file, script });
-    if (pending.length === 1) process.once('exit', () => writeCaches(pending));
+    if (!cachedData || script.cachedDataRejected) {
+      // The folder is made now, not at exit: a home folder being removed under an exiting run (a
+      // test's cleanup) is not made again.
+      if (!pending.length) process.once('exit', () => writeCaches(pending));
+      pending.push({ file, script });
+      makeFolder(dir);
+    }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
   };
 }
 
-/** Writes each cache whole or not at all (another run may be reading it). */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // Not writable: the caches are not written.
+  }
+}
+
+/** Writes each cache whole or not at all (another run may be reading it), into the folder made earlier. */
 function writeCaches(pending: Array<{ file: string; script: vm.Script }>): void {
   for (const { file, script } of pending)
     try {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       const partial = `${file}.${process.pid}.tmp`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
       renameSync(partial, file);

@@ -4,11 +4,25 @@ import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
 
 const created: string[] = [];
-afterAll(() => {
-  // Retried: a CLI a test just stopped may still be writing its exit-time files (the code cache
-  // under the home directory) while the folder is removed.
-  for (const dir of created) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+afterAll(async () => {
+  for (const dir of created) await removeTree(dir);
 });
+
+/**
+ * Removes a folder, walking it again while something still writes into it: a CLI a test just
+ * stopped may be writing its exit-time files (its code cache, under the home folder). rmSync's own
+ * retries do not walk again, so a file created after its walk fails it with ENOTEMPTY.
+ */
+async function removeTree(dir: string): Promise<void> {
+  for (let attempt = 1; ; attempt++)
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (!['ENOTEMPTY', 'EBUSY'].includes((error as NodeJS.ErrnoException).code ?? '') || attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+}
 
 /** A fresh temp directory (symlinks resolved, so paths compare equal), removed after the file's tests. */
 export function tempDir(prefix = 'assistant-test-'): string {
