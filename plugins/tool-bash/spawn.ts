@@ -39,10 +39,11 @@ export function pickShell(configured?: string): string | undefined {
  * Variables that make the shell run something other than what the permission engine judged, which
  * assumes a plain bash: CDPATH sends `cd dir` to another folder (`cd Documents && rm -rf *` leaving
  * the project), BASH_ENV/ENV run a script before every command, SHELLOPTS/BASHOPTS switch on options
- * such as `keyword` or `cdable_vars`, and exported functions (BASH_FUNC_name%%) replace commands.
- * Never passed, whatever the policy sets.
+ * such as `keyword` or `cdable_vars`, exported functions (BASH_FUNC_name%%) replace commands, and
+ * PS4 is expanded, command substitutions included, before each line `set -x` traces (bash takes it
+ * from the environment unless it runs as root). Never passed, whatever the policy sets.
  */
-const SHELL_STEERING = new Set(['CDPATH', 'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS']);
+const SHELL_STEERING = new Set(['CDPATH', 'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4']);
 const isShellSteering = (name: string) => SHELL_STEERING.has(name.toUpperCase()) || name.startsWith('BASH_FUNC_');
 
 /**

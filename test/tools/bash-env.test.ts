@@ -104,6 +104,8 @@ describe('the environment of Bash commands', () => {
       SHELLOPTS: 'keyword',
       BASHOPTS: 'cdable_vars',
       'BASH_FUNC_ls%%': '() { echo hijacked; }',
+      // Expanded before each traced line by a bash that is not root: `set -x` is judged harmless.
+      PS4: '$(echo hijacked >&2)+ ',
     };
     for (const [name, value] of Object.entries(steering)) {
       saved.set(name, process.env[name]);
@@ -113,7 +115,7 @@ describe('the environment of Bash commands', () => {
     for (const options of [undefined, { environment: { set: { CDPATH: elsewhere } } }]) {
       const { kernel } = await kernelFor(project, undefined, { config: { sandbox: 'off', plugins: options ? [['tool-bash', options]] : [] } as never });
       kernels.push(kernel);
-      const result = await runOne(kernel, 'Bash', { command: 'printenv | cut -d= -f1; ls; cd target && cat marker.txt' });
+      const result = await runOne(kernel, 'Bash', { command: 'printenv | cut -d= -f1; set -x; ls; cd target && cat marker.txt' });
       const out = text(result);
       for (const name of Object.keys(steering)) expect(out, name).not.toMatch(new RegExp(`^${name}$`, 'm'));
       expect(out).toContain('here.txt');
