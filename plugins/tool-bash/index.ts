@@ -6,7 +6,7 @@ import { controlReport, watchControlPaths, type ControlChange } from './control-
 import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkLine, networkPermission, type NetworkState } from './network.js';
-import { bwrapVersion, probeSandbox, probeSandboxSoon, sandboxArgs, sandboxLikely, sandboxSettings, sandboxUnavailable, type SandboxSettings } from './sandbox.js';
+import { bwrapVersion, probeSandboxSoon, sandboxArgs, sandboxLikely, sandboxSettings, sandboxUnavailable, sandboxVerdict, type SandboxProbe, type SandboxSettings } from './sandbox.js';
 import { BASH_ERRORS } from './errors.js';
 
 /** Options of the tool-bash plugin. */
@@ -59,10 +59,12 @@ export default definePlugin<ToolBashOptions>({
   apply(kernel, options, { logger }) {
     const sandbox = sandboxSettings(kernel.config.sandbox);
     let warned = false;
+    /** The probe's verdict for this project and its added folders (a bwrap inside them sandboxes nothing). */
+    const verdict = () => sandboxVerdict([realPath(kernel.projectRoot), ...addedDirectories(kernel)]);
     /** The bwrap command line for the next command (with network for this one when asked), nothing when it runs unsandboxed, or the refusal. */
     const sandboxFor = (withNetwork = false, control: ControlEntry[] = []): string[] | Error | undefined => {
       if (sandbox.mode === 'off') return undefined;
-      const probe = probeSandbox();
+      const probe = verdict();
       if (!probe.available) {
         if (sandbox.mode === 'required') return sandboxUnavailable(probe);
         if (!warned) logger.info(`Bash commands run without an OS sandbox: ${probe.reason}`);
@@ -70,10 +72,10 @@ export default definePlugin<ToolBashOptions>({
         return undefined;
       }
       const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
-      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control, added: addedDirectories(kernel) });
+      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control, added: addedDirectories(kernel), program: probe.program });
     };
     /** Whether commands run sandboxed without network, so `network: true` means something. */
-    const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && probeSandbox().available;
+    const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && verdict().available;
     const network = networkPermission('Bash', cutsNetwork);
     kernel.hooks.permission.tapPromise({ name: 'tool-bash:network', stage: network.stage }, network.layer);
     // The tool is described from what bwrap's trial run will most likely find (nothing runs at apply:
@@ -87,7 +89,7 @@ export default definePlugin<ToolBashOptions>({
     // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
     kernel.hooks.registerTools.tapPromise('tool-bash', async () => {
       await probing;
-      const found = sandbox.mode === 'off' ? undefined : networkStateFor(probeSandbox().available);
+      const found = sandbox.mode === 'off' ? undefined : networkStateFor(verdict().available);
       if (found && found !== networkState && kernel.tools.get('Bash')?.plugin === 'tool-bash') {
         kernel.tools.unregister('Bash');
         registerBash(found);
@@ -95,7 +97,7 @@ export default definePlugin<ToolBashOptions>({
       const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
       if (refusal instanceof Error) throw refusal;
     });
-    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox) }));
+    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, verdict) }));
 
     // Per call: the main thread's watch of the control paths, and what it found to tell the model.
     const watches = new Map<string, { check(): ControlChange[] }>();
@@ -209,9 +211,9 @@ function addedDirectories(kernel: Kernel): string[] {
 }
 
 /** The `assistant doctor` line: what Bash commands run under. */
-function sandboxCheck(settings: SandboxSettings) {
+function sandboxCheck(settings: SandboxSettings, verdict: () => SandboxProbe) {
   if (settings.mode === 'off') return { ok: true, detail: 'off: Bash commands run unconfined (sandbox: off)' };
-  const probe = probeSandbox();
+  const probe = verdict();
   if (!probe.available) {
     const required = settings.mode === 'required';
     return { ok: false, fatal: required, detail: `${probe.reason}; ${required ? 'sandbox: required, so Bash commands will not run' : 'Bash commands run without an OS sandbox (sandbox: auto)'}` };

@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ToolError, type SandboxConfig } from '../../core/index.js';
+import { isInside, ToolError, type SandboxConfig } from '../../core/index.js';
 import { findOnPath } from '../../core/kits/fs/index.js';
 import { controlDenials, controlMounts, type ControlEntry } from './control-mounts.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
@@ -44,6 +44,11 @@ export interface SandboxProbe {
   version?: string;
   /** Commands get a user namespace of their own (and cannot make another): bwrap's `--unshare-user --disable-userns` work here. */
   userNamespace?: boolean;
+  /**
+   * The bwrap that was tried, as a real path found on PATH when the probe ran: commands run this
+   * file, never the name, so a bwrap written later into a folder on PATH is never run.
+   */
+  program?: string;
 }
 
 /** Flags every bwrap run gets: no capabilities (root included), its own session, processes and mounts die with it. */
@@ -64,27 +69,28 @@ interface Trial {
 const TRIAL_TIMEOUT_MS = 5000;
 const trialArgs = (extra: string[]) => ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', ...CONFINE, ...extra, 'true'];
 
-// One trial run answers both questions (installed? namespaces allowed?), so start-up pays for one
-// bwrap process, not two; a second one runs only where user namespaces failed. The version is
-// asked for only by `assistant doctor` (bwrapVersion).
+// One trial run answers the question (can it make namespaces here?), so start-up pays for one bwrap
+// process, not two; a second one runs only where user namespaces failed. The version is asked for
+// only by `assistant doctor` (bwrapVersion).
+const NOT_INSTALLED: SandboxProbe = { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' };
 const needsPlainTrial = (withUserNamespace: Trial) => withUserNamespace.error?.code !== 'ENOENT' && withUserNamespace.status !== 0;
 
-/** The verdict from the trial with a user namespace and, where that failed, the one without. */
-function verdictOf(withUserNamespace: Trial, plain: Trial | undefined): SandboxProbe {
-  if (withUserNamespace.error?.code === 'ENOENT') return { available: false, reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap' };
-  if (withUserNamespace.status === 0) return { available: true, userNamespace: true };
+/** The verdict on `program` from the trial with a user namespace and, where that failed, the one without. */
+function verdictOf(program: string, withUserNamespace: Trial, plain: Trial | undefined): SandboxProbe {
+  if (withUserNamespace.error?.code === 'ENOENT') return NOT_INSTALLED;
+  if (withUserNamespace.status === 0) return { available: true, userNamespace: true, program };
   if (plain?.status !== 0)
     return { available: false, reason: `bwrap cannot create namespaces here (${(plain?.stderr || plain?.error?.message || '').trim() || `exit ${plain?.status}`}); user namespaces may be disabled` };
-  return { available: true, userNamespace: false };
+  return { available: true, userNamespace: false, program };
 }
 
-function trialNow(extra: string[]): Trial {
-  const run = spawnSync('bwrap', trialArgs(extra), { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS });
+function trialNow(program: string, extra: string[]): Trial {
+  const run = spawnSync(program, trialArgs(extra), { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS });
   return { status: run.status, error: run.error as NodeJS.ErrnoException | undefined, stderr: run.stderr ?? '' };
 }
 
 /** A trial run in the background; its stderr is read only when asked for (the verdict quotes only the last trial's). */
-function trialSoon(extra: string[], readStderr: boolean): Promise<Trial> {
+function trialSoon(program: string, extra: string[], readStderr: boolean): Promise<Trial> {
   return new Promise((resolve) => {
     let stderr = '';
     let timer: NodeJS.Timeout | undefined;
@@ -93,7 +99,7 @@ function trialSoon(extra: string[], readStderr: boolean): Promise<Trial> {
       resolve(trial);
     };
     try {
-      const child = spawn('bwrap', trialArgs(extra), { stdio: ['ignore', 'ignore', readStderr ? 'pipe' : 'ignore'] });
+      const child = spawn(program, trialArgs(extra), { stdio: ['ignore', 'ignore', readStderr ? 'pipe' : 'ignore'] });
       // Not spawn's own `timeout`: its timer outlives a spawn that failed (no bwrap) and holds the process open.
       timer = setTimeout(() => child.kill('SIGKILL'), TRIAL_TIMEOUT_MS);
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -113,8 +119,10 @@ export function probeSandbox(): SandboxProbe {
   if (probed) return probed;
   if (process.platform === 'darwin') return (probed = probeSeatbelt());
   if (process.platform !== 'linux') return (probed = unsupported());
-  const withUserNamespace = trialNow(USER_NAMESPACE);
-  return (probed = verdictOf(withUserNamespace, needsPlainTrial(withUserNamespace) ? trialNow([]) : undefined));
+  const program = findOnPath('bwrap');
+  if (!program) return (probed = NOT_INSTALLED);
+  const withUserNamespace = trialNow(program, USER_NAMESPACE);
+  return (probed = verdictOf(program, withUserNamespace, needsPlainTrial(withUserNamespace) ? trialNow(program, []) : undefined));
 }
 
 /**
@@ -125,8 +133,10 @@ export function probeSandbox(): SandboxProbe {
 export function probeSandboxSoon(): Promise<SandboxProbe> {
   if (probed || process.platform !== 'linux') return Promise.resolve(probeSandbox());
   probing ??= (async () => {
-    const withUserNamespace = await trialSoon(USER_NAMESPACE, false);
-    const verdict = verdictOf(withUserNamespace, needsPlainTrial(withUserNamespace) ? await trialSoon([], true) : undefined);
+    const program = findOnPath('bwrap');
+    if (!program) return (probed ??= NOT_INSTALLED);
+    const withUserNamespace = await trialSoon(program, USER_NAMESPACE, false);
+    const verdict = verdictOf(program, withUserNamespace, needsPlainTrial(withUserNamespace) ? await trialSoon(program, [], true) : undefined);
     return (probed ??= verdict);
   })();
   return probing;
@@ -142,7 +152,7 @@ export function sandboxLikely(): boolean {
 /** bubblewrap's own version line, for `assistant doctor`. */
 export function bwrapVersion(): string {
   if (process.platform !== 'linux') return probeSandbox().version ?? process.platform;
-  const version = spawnSync('bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
+  const version = spawnSync(probeSandbox().program ?? 'bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
   return version.status === 0 ? version.stdout.trim() : 'bubblewrap';
 }
 
@@ -191,7 +201,7 @@ function hiddenPaths(roots: readonly string[], home: string, extra: readonly str
 export function sandboxArgs(
   settings: SandboxSettings,
   projectRoot: string,
-  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform; control?: readonly ControlEntry[]; userNamespace?: boolean; added?: readonly string[] } = {},
+  options: { hide?: readonly string[]; home?: string; platform?: NodeJS.Platform; control?: readonly ControlEntry[]; userNamespace?: boolean; added?: readonly string[]; program?: string } = {},
 ): string[] {
   const home = options.home ?? homedir();
   // The added directories (`--add-dir`, real paths) are writable as the project is.
@@ -214,5 +224,15 @@ export function sandboxArgs(
   for (const path of control.pinned) args.push('--bind', path, path);
   for (const path of control.readOnly) args.push('--ro-bind', path, path);
   for (const { path, dir } of hidden) args.push(...(dir ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
-  return ['bwrap', ...args];
+  return [options.program ?? probeSandbox().program ?? 'bwrap', ...args];
+}
+
+/**
+ * The probe's verdict for a project: a bwrap inside the project or an added folder (an activated
+ * .venv/bin first on PATH) is a file the agent can change without asking, so it sandboxes nothing.
+ */
+export function sandboxVerdict(roots: readonly string[]): SandboxProbe {
+  const probe = probeSandbox();
+  const inside = probe.program && roots.some((root) => isInside(probe.program!, root));
+  return inside ? { available: false, reason: `bwrap was found at ${probe.program}, inside the project, where it can be changed without asking` } : probe;
 }

@@ -72,7 +72,7 @@ export function commandEnv(policy: EnvironmentPolicy = {}, extraScrub: readonly 
 export function spawnCommand(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv, sandbox?: readonly string[]): ChildProcess {
   const argv = [shell, '-c', SCRIPT, 'assistant-bash', cwd, command];
   // bwrap starts its child in / unless told; sandbox-exec keeps the working directory it was given.
-  const chdir = sandbox?.[0] === 'bwrap' ? ['--chdir', cwd] : [];
+  const chdir = sandbox?.length && basename(sandbox[0]!) === 'bwrap' ? ['--chdir', cwd] : [];
   const [file, ...args] = sandbox?.length ? [...sandbox, ...chdir, ...argv] : argv;
   return spawn(file!, args, {
     cwd,

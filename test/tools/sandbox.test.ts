@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +80,27 @@ sandboxed('the Bash sandbox (bubblewrap)', () => {
     expect(readFileSync(join(root, '.env'), 'utf8')).toBe('API_KEY=sk-live');
   });
 
+  it('runs the bwrap it found at start, not one written later into a folder on PATH', async () => {
+    // A folder of the project on PATH (an activated .venv/bin) and a bwrap the agent writes there
+    // after start: run by name, it would run commands unconfined.
+    const root = makeProject({ 'src/a.txt': 'a\n' });
+    const bin = join(root, '.venv', 'bin');
+    mkdirSync(bin, { recursive: true });
+    const marker = join(mkdtempSync(join(outsideRoot, 'assistant-fake-bwrap-')), 'ran');
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved}`;
+    try {
+      const bash = await bashIn(root, 'auto');
+      writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\necho fake > ${marker}\nexit 1\n`, { mode: 0o755 });
+      const result = await bash('cat src/a.txt');
+      expect(text(result)).toBe('a');
+      expect(meta(result)?.sandboxed).toBe(true);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it('stops everything a cancelled command started, inside its PID namespace', async () => {
     const root = makeProject({});
     const bash = await bashIn(root, 'auto');
@@ -107,6 +128,23 @@ describe('sandbox: required without bubblewrap', () => {
     const doctor = await runCli(['--trust-project', 'doctor'], { cwd: root, env });
     expect(doctor.stdout).toMatch(/FAIL {2}sandbox: bubblewrap \(bwrap\) is not installed.*sandbox: required, so Bash commands will not run/);
     expect(doctor.code).toBe(1);
+  });
+});
+
+sandboxed('a bwrap inside the project', () => {
+  it('sandboxes nothing: sandbox: required stops the run, and doctor says why', async () => {
+    // A working bwrap, first on PATH from a folder of the project (an activated .venv/bin).
+    const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: 'required' }) });
+    const bin = join(root, '.venv', 'bin');
+    mkdirSync(bin, { recursive: true });
+    copyFileSync(probe.program!, join(bin, 'bwrap'));
+    chmodSync(join(bin, 'bwrap'), 0o755);
+    const env = { ...isolatedEnv(), PATH: `${bin}:${process.env.PATH}`, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'test' };
+    const run = await runCli(['--trust-project', '-p', 'list the files'], { cwd: root, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/ASSISTANT_SANDBOX_UNAVAILABLE: sandbox is "required" but bwrap was found at \S+\/\.venv\/bin\/bwrap, inside the project/);
+    const doctor = await runCli(['--trust-project', 'doctor'], { cwd: root, env });
+    expect(doctor.stdout).toMatch(/FAIL {2}sandbox: bwrap was found at \S+\/\.venv\/bin\/bwrap, inside the project/);
   });
 });
 
