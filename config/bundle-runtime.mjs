@@ -49,14 +49,15 @@ async function entryPaths() {
  * bundled, they cost one chunk instead of ~40 files to resolve, compile and scan for exports.
  * - The ones tool modules use too (picomatch, ignore) go into the chunks.
  * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool) come from
- *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs): one CommonJS file, which Node 20 loads
+ *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs, built before): one CommonJS file, which Node 20 loads
  *   with V8's code cache (config/compile-cache.ts) and no tool module ever loads.
  * Every other package stays external and resolves from the installed node_modules.
  */
 const CHUNKED = new Set(['picomatch', 'ignore']);
-const VENDORED = new Set(['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina']);
 const RUNTIME_DEPS = '../vendor/runtime-deps.cjs';
 const requireHere = createRequire(import.meta.url);
+// The file's own list: its exports are the packages, as getters (listing them runs none).
+const VENDORED = new Set(Object.keys(requireHere(join(dist, 'vendor', 'runtime-deps.cjs'))));
 /** Own properties of a function or module object that are no exports. */
 const NOT_EXPORTS = new Set(['length', 'name', 'prototype', 'default', 'caller', 'arguments', '__esModule']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');

@@ -28,12 +28,29 @@ const SDKS = [
 for (const [file, contents] of SDKS)
   await bundleVendor(file, { stdin: { contents, resolveDir: root }, inject: [webGlobals] });
 
-// The main thread's CommonJS packages (bundle-runtime.mjs's VENDORED), one getter each so that a
-// package runs only when first used (the pool's piscina at the first tool call).
+/**
+ * piscina starts its threads on its own worker file, found beside its main module by `__dirname`,
+ * which in a bundle is the bundle's folder: the installed package's folder is asked of the resolver
+ * instead. A piscina whose source no longer has that line fails the build rather than a run.
+ */
+const piscinaWorkerFile = {
+  name: 'piscina-worker-file',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      const line = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
+      if (!source.includes(line) || source.split('__dirname').length !== 2) throw new Error(`bundle-sdks: ${path} no longer finds its worker file as expected; update piscinaWorkerFile`);
+      return { contents: source.replace(line, "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')"), loader: 'js' };
+    });
+  },
+};
+
+// The main thread's CommonJS packages, one getter each so that a package runs only when first used
+// (the pool's piscina at the first tool call); bundle-runtime.mjs takes the list from this file.
 const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina'];
 await bundleVendor('runtime-deps.cjs', {
   stdin: { contents: RUNTIME_DEPS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
-  plugins: [piscinaWorkerFileOf()],
+  plugins: [piscinaWorkerFile],
 });
 
 /** One minified CommonJS bundle in dist/vendor. */
@@ -47,7 +64,7 @@ async function bundleVendor(file, options) {
     format: 'cjs',
     target: 'node20',
     outfile: join(out, file),
-    // @opentelemetry/api is bundled too (its 58 files cost a one-shot run ~20 ms to resolve): the
+    // The SDKs' @opentelemetry/api is bundled too (its 58 files cost a one-shot run ~20 ms to resolve): the
     // API keeps its state in one process-wide global keyed by major version, so a bundled copy and
     // the installed one (telemetry-otlp) share the same registered providers.
     legalComments: 'inline',
@@ -59,22 +76,3 @@ async function bundleVendor(file, options) {
   });
 }
 console.log(`bundled ${SDKS.length} provider SDKs and the runtime's CommonJS packages into dist/vendor`);
-
-/**
- * piscina starts its threads on its own worker file, found beside its main module by `__dirname`,
- * which in a bundle is the bundle's folder: the installed package's folder is asked of the resolver
- * instead. A piscina whose source no longer has that line fails the build rather than a run.
- */
-function piscinaWorkerFileOf() {
-  return {
-    name: 'piscina-worker-file',
-    setup(bundle) {
-      bundle.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
-        const source = readFileSync(path, 'utf8');
-        const line = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
-        if (!source.includes(line) || source.split('__dirname').length !== 2) throw new Error(`bundle-sdks: ${path} no longer finds its worker file as expected; update piscinaWorkerFile`);
-        return { contents: source.replace(line, "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')"), loader: 'js' };
-      });
-    },
-  };
-}

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { userDirs } from '../core/util/paths.js';
 
-/** The package's built files: only their CommonJS bundles (the provider SDKs, the precompiled validators) get Node 20's cache. */
+/** The package's built files: only its CommonJS ones (dist/vendor's bundles, the precompiled validators) get Node 20's cache. */
 const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
 
 /**

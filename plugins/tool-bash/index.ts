@@ -60,11 +60,13 @@ export default definePlugin<ToolBashOptions>({
     const sandbox = sandboxSettings(kernel.config.sandbox);
     let warned = false;
     /** The probe's verdict for this project and its added folders (a bwrap inside them sandboxes nothing). */
-    const verdict = () => sandboxVerdict([realPath(kernel.projectRoot), ...addedDirectories(kernel)]);
+    const verdict = (root = realPath(kernel.projectRoot), added = addedDirectories(kernel)) => sandboxVerdict([root, ...added]);
     /** The bwrap command line for the next command (with network for this one when asked), nothing when it runs unsandboxed, or the refusal. */
     const sandboxFor = (withNetwork = false, control: ControlEntry[] = []): string[] | Error | undefined => {
       if (sandbox.mode === 'off') return undefined;
-      const probe = verdict();
+      const root = realPath(kernel.projectRoot);
+      const added = addedDirectories(kernel);
+      const probe = verdict(root, added);
       if (!probe.available) {
         if (sandbox.mode === 'required') return sandboxUnavailable(probe);
         if (!warned) logger.info(`Bash commands run without an OS sandbox: ${probe.reason}`);
@@ -72,7 +74,7 @@ export default definePlugin<ToolBashOptions>({
         return undefined;
       }
       const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
-      return sandboxArgs(settings, realPath(kernel.projectRoot), { hide: hiddenData(kernel), control, added: addedDirectories(kernel), program: probe.program });
+      return sandboxArgs(settings, root, { hide: hiddenData(kernel), control, added, program: probe.program });
     };
     /** Whether commands run sandboxed without network, so `network: true` means something. */
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && verdict().available;
@@ -97,7 +99,7 @@ export default definePlugin<ToolBashOptions>({
       const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
       if (refusal instanceof Error) throw refusal;
     });
-    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, verdict) }));
+    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, () => verdict()) }));
 
     // Per call: the main thread's watch of the control paths, and what it found to tell the model.
     const watches = new Map<string, { check(): ControlChange[] }>();
