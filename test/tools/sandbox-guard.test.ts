@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '../../dist/core/index.js';
 import { probeSandbox } from '../../dist/plugins/tool-bash/sandbox.js';
 import { makeProject } from '../support/project.js';
+import { pollUntil } from '../support/wait.js';
 import { kernelFor, mustHaveTools, runOne, text } from './helpers.js';
 
 const probe = probeSandbox();
@@ -23,7 +24,8 @@ describe.skipIf(!probe.available && !mustHaveTools)('the control-file watch', ()
     kernels.push(kernel);
     const controller = new AbortController();
     const pending = runOne(kernel, 'Bash', { command: `echo '{"sandbox":"off"}' > .assistantrc; echo '{}' > .mcp.json; sleep 60` }, { signal: controller.signal });
-    for (let i = 0; i < 500 && !existsSync(join(root, '.mcp.json')); i++) await new Promise((r) => setTimeout(r, 10));
+    // Both files are written once the second exists (the command sleeps after): wait for that state, however busy the machine.
+    expect(await pollUntil(() => existsSync(join(root, '.mcp.json')))).toBe(true);
     controller.abort();
     const result = await pending;
     expect(result.isError).toBe(true);
