@@ -1,20 +1,29 @@
-// Build step: bundles the compiled runtime (tsc's dist/ tree, not the TypeScript sources) into a flat
-// folder, dist/bundle/. A one-shot run loaded ~350 of our own ES modules, and Node's loader spent
-// ~110 ms resolving, reading and linking them; a few dozen chunks cost a fraction of that.
-// - Entries are the files something loads by name at run time (the CLI, the package's exports, the
-//   pool's worker, every built-in plugin, every tool module). Each is named by its dist-relative path
-//   with `/` as `~` (plugins/tools-fs/index.js → bundle/plugins~tools-fs~index.js); code they share
-//   goes into chunks beside them, so a thread that reaches the kernel by any of them has one copy.
+// Build step: bundles the compiled runtime (tsc's dist/ tree, not the TypeScript sources) into
+// dist/bundle/. A one-shot run loaded ~350 of our own ES modules, and Node's loader spent ~110 ms
+// resolving, reading and linking them; split ES chunks still cost ~1,100 resolutions and a compile
+// Node 20 cannot cache. So the runtime is CommonJS, which Node 20 lets the program compile itself with
+// V8's code cache (config/compile-cache.ts):
+// - runtime.cjs holds every entry: the files something loads by name at run time (the CLI, the
+//   package's exports, every built-in plugin, every tool module, the pool's worker), each behind a
+//   getter, so a module runs only when first reached, as an ES module would.
+// - tools.cjs holds what a pool thread runs (the worker, the tool modules, the kits), so a thread
+//   compiles and caches none of the main thread's code.
+// - Each entry keeps a file of its own name (`/` as `~`: plugins/tools-fs/index.js →
+//   bundle/plugins~tools-fs~index.js), an ES module that re-exports it from runtime.js, which picks
+//   the bundle of the thread: one copy of the kernel per thread whichever entry reached it.
+// - `import()` of anything not bundled (a user's plugin, a package loaded on first use) goes
+//   through runtime.js, a real ES module: code compiled with a cache cannot import by itself.
 // - `import.meta.url` in every input file becomes the file's ORIGINAL location, written relative to
 //   the bundle folder: assets, createRequire, built-in checks and tool module URLs keep the meaning
-//   they have in the tsc tree. The folder is flat so that relative URL is right from every chunk.
+//   they have in the tsc tree.
 // - runtimeUrl() (core/util/runtime-module.ts) maps a dist URL with an entry to that entry when the
 //   ASSISTANT_BUNDLE_ENTRIES constant is defined, i.e. only in this bundle.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -46,14 +55,13 @@ async function entryPaths() {
 
 /**
  * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
- * bundled, they cost one chunk instead of ~40 files to resolve, compile and scan for exports.
- * - The ones tool modules use too (picomatch, ignore) go into the chunks.
+ * bundled, they cost nothing to resolve and share the bundle's code cache.
+ * - The ones tool modules use too (picomatch, ignore) go into both bundles.
  * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool) come from
- *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs, built before): one CommonJS file, which Node 20 loads
- *   with V8's code cache (config/compile-cache.ts) and no tool module ever loads.
+ *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs, built before), which no tool module loads.
  * Every other package stays external and resolves from the installed node_modules.
  */
-const CHUNKED = new Set(['picomatch', 'ignore']);
+const BUNDLED = new Set(['picomatch', 'ignore']);
 const RUNTIME_DEPS = '../vendor/runtime-deps.cjs';
 const requireHere = createRequire(import.meta.url);
 // The file's own list: its exports are the packages, as getters (listing them runs none).
@@ -61,19 +69,19 @@ const VENDORED = new Set(Object.keys(requireHere(join(dist, 'vendor', 'runtime-d
 /** Own properties of a function or module object that are no exports. */
 const NOT_EXPORTS = new Set(['length', 'name', 'prototype', 'default', 'caller', 'arguments', '__esModule']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const isBundled = (specifier) => specifier.startsWith('.') || VENDORED.has(specifier) || BUNDLED.has(packageName(specifier));
 
-/** Keeps bare imports external except the start-path packages above. */
+/** Keeps bare imports external except the packages above. */
 const startPathPackages = {
   name: 'start-path-packages',
   setup(bundle) {
     bundle.onResolve({ filter: /^[^./]/ }, ({ path }) => {
       if (VENDORED.has(path)) return { path, namespace: 'vendored' };
-      if (path.startsWith('node:') || !CHUNKED.has(packageName(path))) return { external: true };
+      if (path.startsWith('node:') || !BUNDLED.has(packageName(path))) return { external: true };
       return undefined;
     });
     // Each vendored package is its export of the CommonJS file, required at run time beside the
-    // chunks, as an ES module with the package's names: a dynamic import() of it (the pool's piscina)
-    // gets them too, which esbuild's split chunks do not give a CommonJS module.
+    // bundle, as a module with the package's names.
     bundle.onLoad({ filter: /.*/, namespace: 'vendored' }, ({ path }) => {
       const names = Object.getOwnPropertyNames(requireHere(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && !NOT_EXPORTS.has(name));
       const contents = [`const m = require(${JSON.stringify(RUNTIME_DEPS)})[${JSON.stringify(path)}];`, 'export default m;', ...names.map((name) => `export const ${name} = m.${name};`)].join('\n');
@@ -84,73 +92,177 @@ const startPathPackages = {
 };
 
 const PLACEHOLDER = '__assistant_original_import_meta_url__';
+/** Defined by the bundles' banner: the bundle file's URL, and the import() of runtime.js. */
+const BUNDLE_URL = '__assistantBundleUrl';
+const IMPORT = '__assistantImport';
 
-/** Rewrites `import.meta.url` (expressions only, never strings or comments) to the file's tsc-tree URL. */
-const originalUrls = {
-  name: 'original-import-meta-url',
+/**
+ * Every `import(...)` that esbuild does not bundle (anything but a relative or bundled package
+ * literal) calls IMPORT instead, found on the syntax tree so strings and comments are left alone.
+ */
+function routeDynamicImports(source, path) {
+  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const starts = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [specifier] = node.arguments;
+      if (!(specifier && ts.isStringLiteralLike(specifier) && isBundled(specifier.text))) starts.push(node.expression.getStart(file));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  for (const start of starts.sort((a, b) => b - a)) source = `${source.slice(0, start)}${IMPORT}${source.slice(start + 'import'.length)}`;
+  return source;
+}
+
+/** Rewrites each input for a CommonJS bundle: its `import.meta.url` (expressions only) and its unbundled `import()`s. */
+const commonJsInputs = {
+  name: 'commonjs-inputs',
   setup(bundle) {
     bundle.onLoad({ filter: /\.js$/ }, async ({ path }) => {
-      const source = readFileSync(path, 'utf8');
-      if (!source.includes('import.meta.url')) return undefined;
+      let source = readFileSync(path, 'utf8');
+      if (source.includes('import(')) source = routeDynamicImports(source, path);
       if (source.includes(PLACEHOLDER)) throw new Error(`bundle-runtime: ${path} already contains ${PLACEHOLDER}`);
-      // An unbundled esbuild pass finds the expressions (define works on the syntax tree) and keeps
-      // the chain to tsc's source map.
-      const pass = await build({
-        entryPoints: [path],
-        absWorkingDir: dirname(path), // the inline map's sources stay relative to the file, as tsc wrote them
-        write: false,
-        bundle: false,
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
-        sourcemap: 'inline',
-        define: { 'import.meta.url': PLACEHOLDER },
-        logLevel: 'silent',
-      });
-      const original = `new URL(${JSON.stringify(posix(relative(out, path)))}, import.meta.url).href`;
-      return { contents: pass.outputFiles[0].text.replaceAll(PLACEHOLDER, original), loader: 'js' };
+      if (source.includes('import.meta.url')) {
+        // An unbundled esbuild pass finds the expressions (define works on the syntax tree) and keeps
+        // the chain to tsc's source map.
+        const pass = await build({
+          stdin: { contents: source, sourcefile: basename(path), resolveDir: dirname(path), loader: 'js' },
+          absWorkingDir: dirname(path), // the inline map's sources stay relative to the file, as tsc wrote them
+          write: false,
+          bundle: false,
+          format: 'esm',
+          platform: 'node',
+          target: 'node20',
+          sourcemap: 'inline',
+          define: { 'import.meta.url': PLACEHOLDER },
+          logLevel: 'silent',
+        });
+        source = pass.outputFiles[0].text.replaceAll(PLACEHOLDER, `new URL(${JSON.stringify(posix(relative(out, path)))}, ${BUNDLE_URL}).href`);
+      }
+      return { contents: source, loader: 'js', resolveDir: dirname(path) };
     });
   },
 };
 
 const entries = await entryPaths();
+const define = { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) };
 rmSync(out, { recursive: true, force: true });
-const { metafile } = await build({
+mkdirSync(out, { recursive: true });
+
+// The graph as ES modules (nothing written): each entry's export names, and what each input imports.
+const { metafile: graph } = await build({
   entryPoints: entries.map((path) => ({ in: join(dist, path), out: path.replace(/\.js$/, '').replaceAll('/', '~') })),
   outdir: out,
+  write: false,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunk-[hash]',
-  // Minified: V8 scans every byte of a module it compiles, and a one-shot run compiles ~1 MB of
-  // it (measured: ~10% less start-up CPU, A/B on bench/task.bench.mjs's one-shot); the linked source
-  // maps give stack traces their original places back (--enable-source-maps).
-  minify: true,
-  // Error classes name themselves after their constructor (`new.target.name`): renaming would show.
-  keepNames: true,
-  sourcemap: 'linked',
-  define: { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) },
-  plugins: [startPathPackages, originalUrls],
-  // The bundled CommonJS packages require Node built-ins; an ES module has no `require` of its own.
-  banner: { js: "import { createRequire as __assistantCreateRequire } from 'node:module';\nconst require = __assistantCreateRequire(import.meta.url);" },
+  define,
+  plugins: [startPathPackages],
   logLevel: 'warning',
   metafile: true,
 });
-// What each bundle file holds and loads, for the tests that check the bundle's shape (the minified
-// text no longer shows it): input files relative to the package, imports as esbuild resolved them.
-const shape = {};
-for (const [file, output] of Object.entries(metafile.outputs)) {
-  if (!file.endsWith('.js')) continue;
-  shape[posix(relative(out, join(root, file)))] = {
-    inputs: Object.keys(output.inputs).map((input) => posix(relative(root, join(root, input)))),
+const exportsOf = new Map();
+for (const output of Object.values(graph.outputs)) if (output.entryPoint) exportsOf.set(posix(relative(dist, join(root, output.entryPoint))), output.exports);
+const inputs = {};
+for (const [input, { imports }] of Object.entries(graph.inputs))
+  inputs[posix(relative(root, join(root, input)))] = imports.filter((i) => i.kind === 'import-statement').map((i) => (i.external ? i.path : posix(relative(root, join(root, i.path)))));
+/** Everything an input loads by static imports, itself included. */
+function staticGraph(input, seen = new Set()) {
+  if (!seen.has(input)) {
+    seen.add(input);
+    for (const imported of inputs[input] ?? []) staticGraph(imported, seen);
+  }
+  return seen;
+}
+/**
+ * What a pool thread runs: the worker, the tool modules, and the kits a tool module may import by
+ * the package's name (the ones that load neither the kernel nor the main thread's packages).
+ */
+const mainThreadOnly = (input) => input === 'dist/core/kernel/kernel.js' || input.startsWith('vendored:');
+const toolSide = entries.filter(
+  (path) => path === 'core/tools/worker.js' || path.endsWith('.worker.js') || (path.startsWith('core/kits/') && ![...staticGraph(`dist/${path}`)].some(mainThreadOnly)),
+);
+
+/** One CommonJS bundle of `paths`: an object with a getter per entry, requiring it on first use. */
+async function bundleCommonJs(file, paths) {
+  const getters = paths.map((path) => `  get ${JSON.stringify(path)}() { return require(${JSON.stringify(join(dist, path))}); },`);
+  const { metafile } = await build({
+    stdin: { contents: `module.exports = {\n  setImport(fn) { ${IMPORT}Fn = fn; },\n${getters.join('\n')}\n};\n`, resolveDir: dist, sourcefile: `${file}-entries.js`, loader: 'js' },
+    outfile: join(out, file),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // Minified: V8 scans every byte of a file it compiles without a cache (measured: ~10% less
+    // start-up CPU); the linked source maps give stack traces their original places back (--debug).
+    minify: true,
+    // Error classes name themselves after their constructor (`new.target.name`): renaming would show.
+    keepNames: true,
+    sourcemap: 'linked',
+    define,
+    plugins: [startPathPackages, commonJsInputs],
+    banner: { js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${IMPORT}Fn, ${IMPORT} = (specifier) => ${IMPORT}Fn(specifier);` },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  const output = Object.entries(metafile.outputs).find(([name]) => name.endsWith('.cjs'))[1];
+  return {
+    // Without the generated entry and the vendored packages' stand-ins (namespace `vendored:`).
+    inputs: Object.keys(output.inputs).filter((input) => !input.endsWith(`${file}-entries.js`) && !input.includes(':')).map((input) => posix(relative(root, join(root, input)))),
     imports: output.imports.map(({ path, kind, external }) => ({ path: external ? path : posix(relative(out, join(root, path))), kind, ...(external ? { external } : {}) })),
   };
 }
-writeFileSync(join(out, 'shape.json'), JSON.stringify(shape));
-// Node finds each module's format in the nearest package.json: one beside the chunks ends that walk
-// at the first step (~10 ms of URL work and stats on a one-shot run's ~55 modules).
+const bundles = { 'runtime.cjs': await bundleCommonJs('runtime.cjs', entries), 'tools.cjs': await bundleCommonJs('tools.cjs', toolSide) };
+
+writeFileSync(
+  join(out, 'runtime.js'),
+  `// Written by config/bundle-runtime.mjs. Loads this thread's bundle: tools.cjs in a pool thread for
+// what it holds, runtime.cjs for the rest. Their import()s run here: code compiled with V8's cache
+// cannot import by itself.
+import { createRequire } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
+import { enableCompileCache } from '../config/compile-cache.js';
+// A pool thread keeps its code cache too, in the folder the main thread made (a host that never
+// enabled the cache gets none).
+if (!isMainThread) enableCompileCache({ onlyIfPresent: true });
+const require = createRequire(import.meta.url);
+const loaded = new Map();
+function load(file) {
+  let bundle = loaded.get(file);
+  if (!bundle) {
+    bundle = require(file);
+    bundle.setImport((specifier) => import(specifier));
+    loaded.set(file, bundle);
+  }
+  return bundle;
+}
+/** The bundle of this thread for an entry: tools.cjs in a pool thread when it holds the entry (\`toolSide\`), else runtime.cjs. */
+export const bundleFor = (toolSide) => load(toolSide && !isMainThread ? './tools.cjs' : './runtime.cjs');
+`,
+);
+for (const path of entries) {
+  const names = exportsOf.get(path);
+  if (!names) throw new Error(`bundle-runtime: no exports recorded for ${path}`);
+  const lines = [
+    '// Written by config/bundle-runtime.mjs: this entry, from the bundle of the thread.',
+    "import { bundleFor } from './runtime.js';",
+    `const m = bundleFor(${toolSide.includes(path)})[${JSON.stringify(path)}];`,
+    ...names.map((name) => (name === 'default' ? 'export default m.default;' : `export const ${name} = m.${name};`)),
+  ];
+  writeFileSync(join(out, `${path.replace(/\.js$/, '').replaceAll('/', '~')}.js`), `${lines.join('\n')}\n`);
+}
+
+// What the bundle holds, for the tests that check its shape (the minified text no longer shows it):
+// each bundle's inputs (relative to the package) and imports, each entry's bundles, the static
+// imports of every input as the ES module graph has them, and every package it imports, also by import().
+const entryShape = Object.fromEntries(entries.map((path) => [path, toolSide.includes(path) ? ['runtime.cjs', 'tools.cjs'] : ['runtime.cjs']]));
+const externals = [...new Set(Object.values(graph.inputs).flatMap(({ imports }) => imports.filter((i) => i.external).map((i) => i.path)))].sort();
+writeFileSync(join(out, 'shape.json'), JSON.stringify({ bundles, entries: entryShape, inputs, externals }));
+// Node finds each module's format in the nearest package.json: one beside the entries ends that
+// walk at the first step.
 writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-const chunks = readdirSync(out).filter((file) => file.endsWith('.js')).length;
-console.log(`bundled the runtime: ${entries.length} entries, ${chunks - entries.length} shared chunks in dist/bundle`);
+console.log(`bundled the runtime: ${entries.length} entries, runtime.cjs (${bundles['runtime.cjs'].inputs.length} inputs) and tools.cjs (${bundles['tools.cjs'].inputs.length} inputs)`);

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { isMainThread, threadId } from 'node:worker_threads';
 import { userDirs } from '../core/util/paths.js';
 
 /** The package's built files: only its CommonJS ones (dist/vendor's bundles, the precompiled validators) get Node 20's cache. */
@@ -14,39 +15,48 @@ const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
  * folder, which another user of the machine could write first).
  * - Node 22.1+: `module.enableCompileCache` for every module loaded from now on (about 15% of a
  *   one-shot's CPU, measured with Node 22.23).
- * - Node 20: V8's code cache for the package's own CommonJS bundles (cacheOwnCommonJs), the one
- *   kind of file Node 20 lets a program compile itself: loading the SDK bundle, for one, drops
- *   from ~11.5 to ~4 ms of CPU.
+ * - Node 20: V8's code cache for the package's own CommonJS bundles (cacheOwnCommonJs: the
+ *   runtime's, the SDKs', the precompiled validators), the one kind of file Node 20 lets a program
+ *   compile itself: loading the SDK bundle, for one, drops from ~11.5 to ~4 ms of CPU.
+ * `onlyIfPresent`: only when the folder exists (a pool thread uses what its CLI made; the package
+ * imported by another program writes nothing of its own accord).
  * The folder is one of the kernel's control folders (core/kernel/control-files.ts), as the user's
  * config folder is: read-only inside the sandbox, and a tool's write to it needs a person.
  * NODE_DISABLE_COMPILE_CACHE=1 turns both off.
  */
-export function enableCompileCache(): void {
-  // Node's own switch turns both off (Node 22 reads it itself).
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+export function enableCompileCache(options: { onlyIfPresent?: boolean } = {}): void {
+  // Node's own switch turns both off (Node 22 reads it itself). Once per thread.
+  if (process.env.NODE_DISABLE_COMPILE_CACHE || enabled) return;
   const dir = join(userDirs().cache, 'compile-cache');
+  if (options.onlyIfPresent && !existsSync(dir)) return;
+  enabled = true;
   const node = nodeModule as { enableCompileCache?: (dir: string) => unknown };
   if (node.enableCompileCache) node.enableCompileCache(dir);
   else cacheOwnCommonJs(join(dir, 'v8-cjs'));
 }
+
+let enabled = false;
 
 type Compile = (this: nodeModule.Module, content: string, filename: string, ...rest: unknown[]) => unknown;
 
 /**
  * Compiles the package's `.cjs` files through vm.Script with V8's code cache: the cache of a file is
  * named by the hash of its content and Node's version (V8 itself checks little more than the
- * length), and written at exit, after the run compiled what it used, only when there was none or
- * V8 refused it. A cache that cannot be read or written costs nothing but the cache.
+ * length), and written at exit, after the run compiled what it used (a pool thread's: once the
+ * file's top level ran), only when there was none or V8 refused it. A cache that cannot be read or written costs nothing but the cache.
  */
 function cacheOwnCommonJs(dir: string): void {
-  // The option that keeps import() working in such code; without it (older Node 20), no cache.
+  // The option that keeps import() working in such code compiled without a cache (compiled from one,
+  // Node 20's import() fails: the runtime bundles import through dist/bundle/runtime.js); without
+  // it (older Node 20), no cache.
   const loader = (vm.constants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   const { prototype, wrap } = nodeModule.Module as unknown as { prototype: { _compile: Compile }; wrap(content: string): string };
   if (!loader || typeof prototype._compile !== 'function' || typeof wrap !== 'function') return;
   const original = prototype._compile;
   const pending: Array<{ file: string; script: vm.Script }> = [];
   prototype._compile = function (content, filename, ...rest) {
-    if (!filename.startsWith(OWN_DIST) || !filename.endsWith('.cjs')) return original.call(this, content, filename, ...rest);
+    // With source maps on (--debug), Node's own compile, which maps stack traces to the sources.
+    if (!filename.startsWith(OWN_DIST) || !filename.endsWith('.cjs') || process.sourceMapsEnabled) return original.call(this, content, filename, ...rest);
     const file = join(dir, `${createHash('sha256').update(process.version).update(content).digest('hex').slice(0, 40)}.bin`);
     let cachedData: Buffer | undefined;
     try {
@@ -55,15 +65,20 @@ function cacheOwnCommonJs(dir: string): void {
       // None yet.
     }
     const script = new vm.Script(wrap(content), { filename, cachedData, importModuleDynamically: loader as never });
-    if (!cachedData || script.cachedDataRejected) {
+    const write = !cachedData || script.cachedDataRejected;
+    if (write) {
       // The folder is made now, not at exit: a home folder being removed under an exiting run (a
       // test's cleanup) is not made again.
-      if (!pending.length) process.once('exit', () => writeCaches(pending));
+      if (!pending.length && isMainThread) process.once('exit', () => writeCaches(pending));
       pending.push({ file, script });
       makeFolder(dir);
     }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
-    return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
+    const result = wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
+    // A pool thread is terminated, never sees 'exit': its cache is written once the file's top level
+    // ran (most of the gain: V8 then skips parsing the file).
+    if (write && !isMainThread) writeCaches(pending.splice(0));
+    return result;
   };
 }
 
@@ -79,7 +94,7 @@ function makeFolder(dir: string): void {
 function writeCaches(pending: Array<{ file: string; script: vm.Script }>): void {
   for (const { file, script } of pending)
     try {
-      const partial = `${file}.${process.pid}.tmp`;
+      const partial = `${file}.${process.pid}-${threadId}.tmp`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
       renameSync(partial, file);
     } catch {

@@ -5,8 +5,12 @@ import { projectHash } from '../util/paths.js';
 import type { SessionOwner, SessionSnapshot, SessionStore } from '../types/session.js';
 import { World, Writer, siblingIds, user, reply, texts, pause, TICK_MS } from './store-world.js';
 
-// vitest is an optional peer: the rest of the kit works under any runner, so it is loaded only if installed.
-const vitest: typeof import('vitest') | undefined = await import('vitest').catch(() => undefined);
+/**
+ * vitest, an optional peer, when this runs inside it: its test threads publish their API on the
+ * global the in-source tests' `import.meta.vitest` reads. Not imported here: the kit works under
+ * any runner, and the bundled runtime (CommonJS) has no top-level await.
+ */
+const runningVitest = () => (globalThis as { __vitest_index__?: typeof import('vitest') }).__vitest_index__;
 
 /** What the conformance suite tells a store factory. */
 export interface SessionStoreFactoryContext {
@@ -45,6 +49,7 @@ export interface SessionStoreSuiteOptions {
  * ```
  */
 export function describeSessionStore(name: string, factory: SessionStoreFactory, options: SessionStoreSuiteOptions = {}): void {
+  const vitest = runningVitest();
   if (!vitest) throw new Error('describeSessionStore runs under vitest: install it (npm install --save-dev vitest) and run the file with vitest');
   const { describe, it, expect, afterEach } = vitest;
   const timeout = options.timeout ?? 60_000;

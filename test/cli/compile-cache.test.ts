@@ -1,5 +1,5 @@
-// On Node 20, the CLI keeps V8's compiled code of the package's CommonJS bundles (the provider SDK,
-// the precompiled validators) in the user's cache (config/compile-cache.ts): written once, used
+// On Node 20, the CLI keeps V8's compiled code of the package's CommonJS bundles (the runtime, the
+// pool threads' runtime, the provider SDK, the precompiled validators) in the user's cache (config/compile-cache.ts): written once, used
 // as it is afterwards, and a cache V8 refuses (damaged, another Node) costs nothing but a rewrite.
 import * as nodeModule from 'node:module';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -14,10 +14,19 @@ const nodeCompileCache = typeof (nodeModule as { enableCompileCache?: unknown })
 if (nodeCompileCache) console.warn(`the Node 20 code cache tests are skipped: Node ${process.version} has module.enableCompileCache`);
 
 let fake: FakeLlm;
+let tools: FakeLlm;
 beforeAll(async () => {
   fake = await startFakeLlm({ fixture: { fallback: { text: 'cached answer' } } });
+  tools = await startFakeLlm({
+    fixture: {
+      turns: [
+        { name: 'read', reply: { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'notes.txt' } }] } },
+        { name: 'answer', reply: { text: 'read it' } },
+      ],
+    },
+  });
 });
-afterAll(() => fake.close());
+afterAll(() => Promise.all([fake.close(), tools.close()]));
 
 describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 20)', () => {
   const setup = () => {
@@ -37,13 +46,30 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const { dir, ask, files } = setup();
     await ask();
     const first = files();
-    // The validators, the runtime's CommonJS packages and the SDK bundle; no temporary file left behind.
-    expect(Object.keys(first)).toHaveLength(3);
+    // The runtime, the validators, the runtime's CommonJS packages and the SDK bundle; no temporary file left behind.
+    expect(Object.keys(first)).toHaveLength(4);
     for (const name of Object.keys(first)) expect(name).toMatch(/^[0-9a-f]{40}\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     await ask();
     expect(files()).toEqual(first);
+  });
+
+  it("is written for a pool thread's bundle by the thread, which is terminated rather than exits, and read by the next run's", async () => {
+    const env = isolatedEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: tools.anthropicBaseURL });
+    const dir = join(env.XDG_CACHE_HOME!, 'assistant', 'compile-cache', 'v8-cjs');
+    const cwd = makeProject({ '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic' } }), 'notes.txt': 'read me\n' });
+    const read = async () => {
+      tools.reset();
+      const run = await runCli(['-p', 'read notes', '--trust-project'], { cwd, env });
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('read it');
+      return Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs]));
+    };
+    const first = await read();
+    // One more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread.
+    expect(Object.keys(first)).toHaveLength(5);
+    expect(await read()).toEqual(first);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE, as Node 22 has it', async () => {

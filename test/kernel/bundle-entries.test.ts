@@ -16,19 +16,22 @@ const pkg = JSON.parse(readFileSync(join(dist, '../package.json'), 'utf8')) as {
 /** The bundle file the rule names for a file of tsc's tree. */
 const bundled = (file: string) => join(dist, 'bundle', relative(dist, file).split('/').join('~'));
 
-/** What each bundle file holds and imports, written by the build (config/bundle-runtime.mjs): the minified text no longer shows it. */
-interface BundleFile {
-  /** Input files, relative to the package (tsc's tree and bundled packages under node_modules/). */
-  inputs: string[];
-  imports: { path: string; kind: string; external?: boolean }[];
+/** What the bundle holds, written by the build (config/bundle-runtime.mjs): the minified text no longer shows it. */
+interface Shape {
+  /** runtime.cjs and tools.cjs: input files relative to the package (tsc's tree and bundled packages), and imports. */
+  bundles: Record<string, { inputs: string[]; imports: { path: string; kind: string; external?: boolean }[] }>;
+  /** Each entry (dist-relative) and the bundles that hold it. */
+  entries: Record<string, string[]>;
+  /** The static imports of every input, as the ES module graph has them. */
+  inputs: Record<string, string[]>;
 }
-const shape = JSON.parse(readFileSync(join(dist, 'bundle/shape.json'), 'utf8')) as Record<string, BundleFile>;
+const shape = JSON.parse(readFileSync(join(dist, 'bundle/shape.json'), 'utf8')) as Shape;
 
-/** Every file of the bundle a bundle file statically imports, transitively. */
-function bundleGraph(file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  for (const { path, kind, external } of shape[file]?.imports ?? []) if (kind === 'import-statement' && !external) bundleGraph(path, seen);
+/** Every input an input loads by static imports, itself included. */
+function staticGraph(input: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(input)) return seen;
+  seen.add(input);
+  for (const imported of shape.inputs[input] ?? []) staticGraph(imported, seen);
   return seen;
 }
 
@@ -75,7 +78,7 @@ describe('the runtime bundle', () => {
       'pathToFileURL(file).href', // a web search backend the config names (tool-websearch)
     ]);
     // Read in the files the bundle was built from (tsc's output, the expressions as written).
-    const ours = [...new Set(Object.values(shape).flatMap((file) => file.inputs))].filter((input) => input.startsWith('dist/'));
+    const ours = [...new Set(Object.values(shape.bundles).flatMap((bundle) => bundle.inputs))].filter((input) => input.startsWith('dist/'));
     expect(ours.length).toBeGreaterThan(100);
     const computed = ours
       .flatMap((input) => dynamicImports(join(dist, '..', input)))
@@ -84,17 +87,31 @@ describe('the runtime bundle', () => {
     expect(computed.filter((expr) => !expr.startsWith('runtimeUrl(') && !outside.has(expr))).toEqual([]);
   });
 
-  it("keeps a tool module's chunks free of the kernel, as the unbundled worker graphs are", () => {
-    const workers = ['core~tools~worker.js', 'plugins~tools-fs~read.worker.js', 'plugins~tools-fs~grep.worker.js', 'plugins~tool-bash~bash.worker.js'];
+  it("gives the pool threads a bundle of their own, free of the kernel, as the unbundled worker graphs are", () => {
+    const workers = ['core/tools/worker.js', 'plugins/tools-fs/read.worker.js', 'plugins/tools-fs/grep.worker.js', 'plugins/tool-bash/bash.worker.js', 'core/kits/tool/index.js'];
+    const mainThread = (input: string) => input === 'dist/core/kernel/kernel.js' || input.includes('node_modules/tapable/') || /^vendored:|runtime-deps/.test(input);
     for (const worker of workers) {
-      const files = [...bundleGraph(worker)];
-      expect(files.length, worker).toBeGreaterThan(1);
-      const inputs = files.flatMap((file) => shape[file]!.inputs);
-      expect(inputs, worker).toContain(`dist/${worker.replace(/\.js$/, '').replaceAll('~', '/')}.js`);
-      expect(inputs.filter((input) => input === 'dist/core/kernel/kernel.js' || input.includes('node_modules/tapable/')), worker).toEqual([]);
-      const externals = files.flatMap((file) => shape[file]!.imports.filter((i) => i.external).map((i) => i.path));
-      // Nor the main thread's CommonJS packages (tapable among them: dist/vendor/runtime-deps.cjs).
-      expect(externals.filter((path) => /^(ajv|tapable)(\/|$)|runtime-deps/.test(path)), worker).toEqual([]);
+      expect(shape.entries[worker], worker).toEqual(['runtime.cjs', 'tools.cjs']);
+      const graph = [...staticGraph(`dist/${worker}`)];
+      expect(graph.length, worker).toBeGreaterThan(1);
+      expect(graph.filter(mainThread), worker).toEqual([]);
     }
+    const tools = shape.bundles['tools.cjs']!;
+    expect(tools.inputs).toContain('dist/core/tools/worker.js');
+    expect(tools.inputs.filter(mainThread)).toEqual([]);
+    // Nor the main thread's CommonJS packages (tapable among them: dist/vendor/runtime-deps.cjs).
+    expect(tools.imports.filter((i) => i.external && /^(ajv|tapable)(\/|$)|runtime-deps/.test(i.path))).toEqual([]);
+    // The main thread's entries are not in it: a pool thread never compiles the kernel.
+    expect(shape.entries['bin/cli.js']).toEqual(['runtime.cjs']);
+    expect(shape.entries['core/kits/agent/index.js']).toEqual(['runtime.cjs']);
+  });
+
+  it('leaves no import() in the CommonJS bundles: code compiled with a code cache cannot import (runtime.js does it)', () => {
+    for (const file of ['runtime.cjs', 'tools.cjs']) {
+      const calls = dynamicImports(join(dist, 'bundle', file));
+      expect(calls, file).toEqual([]);
+    }
+    const external = dynamicImports(join(dist, 'bundle', 'runtime.js'));
+    expect(external).toEqual(['specifier']);
   });
 });

@@ -10,12 +10,13 @@ import { makeProject } from '../support/project.js';
 const STACK_REPORT = `
 function stackReport(label) {
   const pkg = new URL('./', import.meta.resolve('@assistant-cli/assistant/package.json')).href;
-  const frames = (new Error().stack.match(/file:\\/\\/[^\\s)]+?(?=:\\d+:\\d+)/g) ?? []).filter((url) => url.startsWith(pkg + 'dist/'));
-  const bundled = frames.filter((url) => url.startsWith(pkg + 'dist/bundle/'));
+  // ES modules show as URLs, the CommonJS bundles as paths.
+  const frames = (new Error().stack.match(/(file:\\/\\/)?\\/[^\\s()]+?(?=:\\d+:\\d+)/g) ?? []).map((f) => (f.startsWith('file:') ? f : 'file://' + f)).filter((url) => url.startsWith(pkg + 'dist/'));
+  const bundled = [...new Set(frames.filter((url) => url.startsWith(pkg + 'dist/bundle/')).map((url) => url.slice(pkg.length)))];
   // bin/assistant.js, the package's bin, stays outside the bundle: it only picks the bundled CLI.
   const tscTree = frames.filter((url) => !url.startsWith(pkg + 'dist/bundle/') && url !== pkg + 'dist/bin/assistant.js').map((url) => url.slice(pkg.length));
   const kit = decodeURIComponent(import.meta.resolve('@assistant-cli/assistant/kits/tool').slice(pkg.length));
-  return label + ' bundled-frames=' + bundled.length + ' tsc-tree-frames=[' + tscTree.join(' ') + '] kit=' + kit;
+  return label + ' bundled-frames=[' + bundled.join(' ') + '] tsc-tree-frames=[' + tscTree.join(' ') + '] kit=' + kit;
 }
 `;
 
@@ -82,9 +83,11 @@ describe('the bundled CLI with a third-party plugin', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'Probed.\n', stderr: '' });
     const seen = requestText(fake.server.requests[1]!);
     const report = (label: string) => seen.match(new RegExp(`${label} bundled-frames[^"]*`))?.[0];
-    // The plugin's apply is called from the bundle, with no file of tsc's tree on the stack.
-    expect(report('main')).toMatch(/main bundled-frames=[1-9]\d* tsc-tree-frames=\[\] kit=dist\/bundle\/core~kits~tool~index\.js same-classes=true/);
-    // The pool worker runs the bundle's worker entry, and the plugin's worker module gets the bundle's kit.
-    expect(report('worker')).toMatch(/worker bundled-frames=[1-9]\d* tsc-tree-frames=\[\] kit=dist\/bundle\/core~kits~tool~index\.js/);
+    // The plugin's apply is called from the main thread's bundle, with no file of tsc's tree on the stack.
+    expect(report('main')).toMatch(/main bundled-frames=\[[^\]]*dist\/bundle\/runtime\.cjs[^\]]*\] tsc-tree-frames=\[\] kit=dist\/bundle\/core~kits~tool~index\.js same-classes=true/);
+    expect(report('main')).not.toContain('tools.cjs');
+    // The pool worker runs the pool threads' bundle, and the plugin's worker module gets the bundle's kit.
+    expect(report('worker')).toMatch(/worker bundled-frames=\[[^\]]*dist\/bundle\/tools\.cjs[^\]]*\] tsc-tree-frames=\[\] kit=dist\/bundle\/core~kits~tool~index\.js/);
+    expect(report('worker')).not.toContain('runtime.cjs');
   });
 });
