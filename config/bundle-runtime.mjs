@@ -71,14 +71,44 @@ const NOT_EXPORTS = new Set(['length', 'name', 'prototype', 'default', 'caller',
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const isBundled = (specifier) => specifier.startsWith('.') || VENDORED.has(specifier) || BUNDLED.has(packageName(specifier));
 
+/**
+ * Whether a package resolves to an ES module. A CommonJS bundle loads an external package with
+ * `require`, which gives such a module's namespace, and esbuild's interop would take that whole
+ * namespace for `import x from` (ansi-regex's default export): those imported statically go
+ * through a stand-in that re-exports the namespace's names.
+ */
+function isEsModule(specifier) {
+  let file;
+  try {
+    file = createRequire(join(dist, 'index.js')).resolve(specifier);
+  } catch {
+    return false; // only importable (an `import` condition alone): it stays external, and fails the run that reaches it.
+  }
+  if (file.endsWith('.mjs')) return true;
+  if (file.endsWith('.cjs')) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, 'package.json'))) return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type === 'module';
+  return false;
+}
+
 /** Keeps bare imports external except the packages above. */
 const startPathPackages = {
   name: 'start-path-packages',
   setup(bundle) {
-    bundle.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+    const commonJs = bundle.initialOptions.format === 'cjs';
+    bundle.onResolve({ filter: /^[^./]/ }, ({ path, kind, namespace }) => {
       if (VENDORED.has(path)) return { path, namespace: 'vendored' };
-      if (path.startsWith('node:') || !BUNDLED.has(packageName(path))) return { external: true };
+      if (namespace === 'es-module' || path.startsWith('node:') || !BUNDLED.has(packageName(path))) {
+        if (commonJs && namespace !== 'es-module' && kind === 'import-statement' && isEsModule(path)) return { path, namespace: 'es-module' };
+        return { external: true };
+      }
       return undefined;
+    });
+    // An ES module package as the CommonJS bundle requires it, with its names (read now, by importing it).
+    bundle.onLoad({ filter: /.*/, namespace: 'es-module' }, async ({ path }) => {
+      const names = Object.keys(await import(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      const contents = [`const m = require(${JSON.stringify(path)});`, 'export default m.default;', ...names.map((name) => `export const ${name} = m.${name};`)].join('\n');
+      return { contents, loader: 'js' };
     });
     // Each vendored package is its export of the CommonJS file, required at run time beside the
     // bundle, as a module with the package's names.
