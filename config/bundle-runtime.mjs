@@ -122,7 +122,7 @@ const startPathPackages = {
 };
 
 const PLACEHOLDER = '__assistant_original_import_meta_url__';
-/** Defined by the bundles' banner: the bundle file's URL, and the import() of runtime.js. */
+/** Defined by the bundles' banner: the bundle file's URL, and the import() of runtime.js (and the bundle's entries, below). */
 const BUNDLE_URL = '__assistantBundleUrl';
 const IMPORT = '__assistantImport';
 
@@ -176,6 +176,7 @@ const commonJsInputs = {
 };
 
 const entries = await entryPaths();
+const ENTRIES_OF_BUNDLE = '__assistantEntries';
 const define = { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) };
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -233,9 +234,11 @@ async function bundleCommonJs(file, paths) {
     // Error classes name themselves after their constructor (`new.target.name`): renaming would show.
     keepNames: true,
     sourcemap: 'linked',
-    define,
+    define: { ...define, ASSISTANT_BUNDLE_MODULES: ENTRIES_OF_BUNDLE },
     plugins: [startPathPackages, commonJsInputs],
-    banner: { js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${IMPORT}Fn, ${IMPORT} = (specifier) => ${IMPORT}Fn(specifier);` },
+    banner: {
+      js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${IMPORT}Fn, ${IMPORT} = (specifier) => ${IMPORT}Fn(specifier), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
+    },
     logLevel: 'warning',
     metafile: true,
   });

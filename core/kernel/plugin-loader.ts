@@ -8,7 +8,7 @@ import type { ResolvedPluginEntry, AssistantConfig } from '../types/config.js';
 import { isPathSpec, resolveModule } from './resolve-module.js';
 import { compileSchema, describeSchemaErrors } from '../util/json-validate.js';
 import { shareRunningAssistantFor } from './self-reference.js';
-import { runtimeUrl } from '../util/runtime-module.js';
+import { importRuntime } from '../util/runtime-module.js';
 
 /** The compiled package's folder (this file is in core/kernel/): plugins inside it are built-ins. */
 const OWN_FILES = fileURLToPath(new URL('../../', import.meta.url));
@@ -53,7 +53,7 @@ export async function importPlugin(
   if (!isBuiltInSource(file)) shareRunningAssistantFor(file);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(runtimeUrl(pathToFileURL(file).href))) as Record<string, unknown>;
+    mod = await importRuntime(pathToFileURL(file).href);
   } catch (cause) {
     throw new PluginError(
       'ASSISTANT_PLUGIN_LOAD_FAILED',

@@ -7,7 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { thrownResult } from './results.js';
 import { shareRunningAssistantWith } from './worker-self-reference.js';
-import { runtimeUrl } from '../util/runtime-module.js';
+import { importRuntime } from '../util/runtime-module.js';
 import type { ToolResult, WorkerRun, WorkerTask } from '../types/tools.js';
 
 /** What the pool sends a worker for one call. */
@@ -37,7 +37,7 @@ function load(url: string): Promise<Record<string, unknown>> {
   let loaded = modules.get(url);
   if (!loaded) {
     shareRunningAssistantWith(url);
-    loaded = import(runtimeUrl(url)) as Promise<Record<string, unknown>>;
+    loaded = importRuntime(url);
     // A module that failed to load may be fixed on disk: try again next time.
     loaded.catch(() => modules.delete(url));
     modules.set(url, loaded);

@@ -78,8 +78,7 @@ export function describeSchemaErrors(
   schema?: JsonSchema,
 ): string[] {
   if (!errors) return [];
-  const lines: string[] = [];
-  const seen = new Set<string>();
+  const lines = new Set<string>(); // in order, each once
   for (const e of errors) {
     // `if`/`anyOf` wrappers repeat what their branches already said.
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
@@ -89,21 +88,13 @@ export function describeSchemaErrors(
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       path = `${path}/${extra}`;
       what = `is not a known key${schema ? didYouMean(extra, knownKeys(schema, e.schemaPath)) : ''}`;
-    } else if (e.keyword === 'required') {
-      what = `must have the key "${(e.params as { missingProperty: string }).missingProperty}"`;
-    } else if (e.keyword === 'enum') {
-      what = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-    } else {
-      what = e.message ?? e.keyword;
-    }
+    } else if (e.keyword === 'required') what = `must have the key "${(e.params as { missingProperty: string }).missingProperty}"`;
+    else if (e.keyword === 'enum') what = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    else what = e.message ?? e.keyword;
     const got = e.keyword === 'type' || e.keyword === 'enum' || e.keyword === 'pattern' ? ` (got ${preview(valueAt(data, e.instancePath))})` : '';
-    const line = `${path || '/'}: ${what}${got}`;
-    if (!seen.has(line)) {
-      seen.add(line);
-      lines.push(line);
-    }
+    lines.add(`${path || '/'}: ${what}${got}`);
   }
-  return lines;
+  return [...lines];
 }
 
 /** The keys declared beside an `additionalProperties` the error's schema path points at (none when it cannot be followed). */

@@ -1,6 +1,8 @@
 // Set only in the bundled build (config/bundle-runtime.mjs, an esbuild `define`): the dist-relative
 // paths of the files that have an entry in dist/bundle/. The tsc tree (and vitest) never defines it.
 declare const ASSISTANT_BUNDLE_ENTRIES: readonly string[] | undefined;
+// Also only there: the running bundle's own entries, each a getter that runs its module on first use.
+declare const ASSISTANT_BUNDLE_MODULES: (() => Record<string, Record<string, unknown>>) | undefined;
 
 const entries = typeof ASSISTANT_BUNDLE_ENTRIES === 'undefined' ? undefined : new Set(ASSISTANT_BUNDLE_ENTRIES);
 const DIST = new URL('../../', import.meta.url).href;
@@ -12,6 +14,16 @@ const DIST = new URL('../../', import.meta.url).href;
  * else (the tsc tree, a file without an entry, a third party's file) is returned unchanged.
  */
 export function runtimeUrl(url: string): string {
-  const path = entries && url.startsWith(DIST) ? url.slice(DIST.length) : undefined;
-  return path !== undefined && entries!.has(path) ? `${DIST}bundle/${path.replaceAll('/', '~')}` : url;
+  const path = entryPath(url);
+  return path === undefined ? url : `${DIST}bundle/${path.replaceAll('/', '~')}`;
 }
+
+/** `import(runtimeUrl(url))`, except that an entry the running bundle holds comes from it directly (no entry file to load per plugin). */
+export async function importRuntime(url: string): Promise<Record<string, unknown>> {
+  const path = entryPath(url);
+  const own = path !== undefined && typeof ASSISTANT_BUNDLE_MODULES !== 'undefined' ? ASSISTANT_BUNDLE_MODULES()[path] : undefined;
+  return own ?? ((await import(runtimeUrl(url))) as Record<string, unknown>);
+}
+
+/** The dist-relative path of a URL that has a bundle entry. */
+const entryPath = (url: string) => (entries && url.startsWith(DIST) && entries.has(url.slice(DIST.length)) ? url.slice(DIST.length) : undefined);
