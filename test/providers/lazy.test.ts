@@ -33,14 +33,17 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 describe('lazy provider SDKs', () => {
-  it('assistant --help loads the provider plugins but no SDK', async () => {
-    const run = await traced([CLI, '--help']);
-    expect(run.status).toBe(0);
-    expect(run.stdout).toContain('Usage: assistant');
-    // The built CLI loads them from the runtime bundle (dist/bundle/plugins~provider-x~index.js).
-    expect(run.urls.some((u) => /\/dist\/(plugins\/|bundle\/plugins~)provider-anthropic[/~]/.test(decodeURIComponent(u)))).toBe(true);
-    expect(run.urls.some((u) => /\/dist\/(plugins\/|bundle\/plugins~)provider-openai[/~]/.test(decodeURIComponent(u)))).toBe(true);
-    expect(run.sdkUrls).toEqual([]);
+  it('assistant --help and assistant plugins apply the provider plugins but load no SDK', async () => {
+    const help = await traced([CLI, '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: assistant');
+    expect(help.sdkUrls).toEqual([]);
+    // Applied, with their providers registered (the built CLI takes them from dist/bundle/runtime.cjs, no file of their own).
+    const plugins = await traced([CLI, 'plugins']);
+    expect(plugins.status).toBe(0);
+    expect(plugins.stdout).toMatch(/^provider-anthropic@.*\n.*\n\s+hooks: provider\.anthropic$/m);
+    expect(plugins.stdout).toMatch(/^provider-openai@.*\n.*\n\s+hooks: provider\.openai$/m);
+    expect(plugins.sdkUrls).toEqual([]);
   });
 
   it.each(['anthropic', 'openai'])('creating the %s provider imports no SDK; the first request does', async (name) => {
