@@ -7,8 +7,10 @@ import { isMainThread, threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { userDirs } from '../core/util/paths.js';
 
-/** The package's built files: only its CommonJS ones (dist/vendor's bundles, the precompiled validators) get Node 20's cache. */
+/** The package's built files: only its CommonJS ones (the runtime's and dist/vendor's bundles, the precompiled validators) get Node 20's cache. */
 const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
+/** Set once this thread's cache is on. */
+let enabled = false;
 
 /**
  * Keeps compiled code between runs, in the user's cache (not Node's default under the shared temp
@@ -35,15 +37,14 @@ export function enableCompileCache(options: { onlyIfPresent?: boolean } = {}): v
   else cacheOwnCommonJs(join(dir, 'v8-cjs'));
 }
 
-let enabled = false;
-
 type Compile = (this: nodeModule.Module, content: string, filename: string, ...rest: unknown[]) => unknown;
 
 /**
  * Compiles the package's `.cjs` files through vm.Script with V8's code cache: the cache of a file is
  * named by its content's checksum and Node's version (V8 itself checks little more than the
  * length), and written at exit, after the run compiled what it used (a pool thread's: once the
- * file's top level ran), only when there was none or V8 refused it. A cache that cannot be read or written costs nothing but the cache.
+ * file's top level ran), only when there was none or V8 refused it. A cache that cannot be read or
+ * written costs nothing but the cache.
  */
 function cacheOwnCommonJs(dir: string): void {
   // The option that keeps import() working in such code compiled without a cache (compiled from one,
