@@ -56,13 +56,12 @@ async function entryPaths() {
 /**
  * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
  * bundled, they cost nothing to resolve and share the bundle's code cache.
- * - The ones tool modules use too (picomatch, ignore) go into both bundles, and ansi-regex (an ES
- *   module the terminal UI imports statically: a require() of it warns on early Node 20.19).
+ * - The ones tool modules use too (picomatch, ignore) go into both bundles.
  * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool) come from
  *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs, built before), which no tool module loads.
  * Every other package stays external and resolves from the installed node_modules.
  */
-const BUNDLED = new Set(['picomatch', 'ignore', 'ansi-regex']);
+const BUNDLED = new Set(['picomatch', 'ignore']);
 const RUNTIME_DEPS = '../vendor/runtime-deps.cjs';
 const requireHere = createRequire(import.meta.url);
 // The file's own list: its exports are the packages, as getters (listing them runs none).
@@ -75,8 +74,8 @@ const isBundled = (specifier) => specifier.startsWith('.') || VENDORED.has(speci
 /**
  * Whether a package resolves to an ES module. A CommonJS bundle loads an external package with
  * `require`, which gives such a module's namespace, and esbuild's interop would take that whole
- * namespace for `import x from` (a default export): those imported statically go
- * through a stand-in that re-exports the namespace's names (the ACP SDK).
+ * namespace for `import x from` (ansi-regex's default export): those imported statically go
+ * through a stand-in that re-exports the namespace's names (ansi-regex, the ACP SDK).
  */
 function isEsModule(specifier) {
   let file;
