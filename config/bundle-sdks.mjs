@@ -47,10 +47,13 @@ const piscinaWorkerFile = {
 
 // The main thread's CommonJS packages, one getter each so that a package runs only when first used
 // (the pool's piscina at the first tool call); bundle-runtime.mjs takes the list from this file.
-const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina'];
+// cosmiconfig's own dependencies come with it (its parsers are still required on first use); the
+// TypeScript compiler it requires for a `.ts` config stays the installed package's, never bundled.
+const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina', 'cosmiconfig'];
 await bundleVendor('runtime-deps.cjs', {
   stdin: { contents: RUNTIME_DEPS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
   plugins: [piscinaWorkerFile],
+  external: ['typescript'],
 });
 
 /** One minified CommonJS bundle in dist/vendor. */

@@ -31,10 +31,14 @@ function escapeKey(key: string): string {
 }
 
 function markSources(value: unknown, pointer: string, source: string, sources: Record<string, string>): void {
-  // A replaced subtree forgets where its old leaves came from.
+  // A replaced subtree forgets where its old leaves came from (one pass over the sources, not one per leaf).
   for (const key of Object.keys(sources)) if (key.startsWith(pointer + '/')) delete sources[key];
+  markLeaves(value, pointer, source, sources);
+}
+
+function markLeaves(value: unknown, pointer: string, source: string, sources: Record<string, string>): void {
   sources[pointer] = source;
-  if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) markSources(v, `${pointer}/${escapeKey(k)}`, source, sources);
+  if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) markLeaves(v, `${pointer}/${escapeKey(k)}`, source, sources);
 }
 
 /** Lists that accumulate across layers instead of being replaced: every layer's rules apply. */

@@ -3,8 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, extname, join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import type { PublicExplorer } from 'cosmiconfig';
+import { cosmiconfig, defaultLoaders, type PublicExplorer } from 'cosmiconfig';
 import { ConfigError } from '../core/kernel/errors.js';
 import { PROJECT_CONFIG_FILES } from '../core/kernel/control-files.js';
 import { userDirs } from '../core/util/paths.js';
@@ -18,9 +17,6 @@ import { defaultLayer } from './defaults.js';
 import { sha256 } from '../core/kits/trust/trust-store.js';
 import { applyTrust, checkLocalRules } from './trust.js';
 
-// Required, not imported: an ES import of a CommonJS package runs Node's export lexer over it, and
-// cosmiconfig is the last such package on the start path.
-const { cosmiconfig, defaultLoaders } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
 
 /** File names searched in each directory, first match wins. */
 export const SEARCH_PLACES = PROJECT_CONFIG_FILES;

@@ -4,7 +4,7 @@ import type { Piscina } from 'piscina';
 import type { ToolResult, WorkerTask } from '../types/tools.js';
 import { GrowthPolicy, type PoolLoad } from './pool-growth.js';
 import type { PortMessage, WorkerOutcome, WorkerPayload } from './worker.js';
-import { runtimeUrl } from '../util/runtime-module.js';
+import { poolEntryUrl } from '../util/runtime-module.js';
 
 /** How the worker pool is sized. */
 export interface PoolOptions {
@@ -200,7 +200,7 @@ export class ToolPool {
     this.pool ??= import('piscina').then(({ Piscina }) => {
       const maxThreads = this.options.maxThreads ?? defaultMaxThreads();
       const pool = new Piscina({
-        filename: runtimeUrl(new URL('./worker.js', import.meta.url).href),
+        filename: poolEntryUrl(new URL('./worker.js', import.meta.url).href),
         // Threads start only for calls (see canDispatch), none to replace a terminated one while the
         // next call is already waiting; the last idle thread retires too.
         minThreads: 0,

@@ -18,6 +18,9 @@ export function runtimeUrl(url: string): string {
   return path === undefined ? url : `${DIST}bundle/${path.replaceAll('/', '~')}`;
 }
 
+/** The pool threads' entry: in the bundled build its CommonJS worker.cjs (a thread then starts without the ES module loader), else `url`, the tsc tree's worker. */
+export const poolEntryUrl = (url: string): string => (entries ? `${DIST}bundle/worker.cjs` : url);
+
 /** `import(runtimeUrl(url))`, except that an entry the running bundle holds comes from it directly (no entry file to load per plugin). */
 export async function importRuntime(url: string): Promise<Record<string, unknown>> {
   const path = entryPath(url);
