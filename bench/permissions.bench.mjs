@@ -14,7 +14,7 @@ import { machine, median, percentile, writeSection } from './lib/report.mjs';
 setFlagsFromString('--liftoff-only');
 
 const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href;
-const cli = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/bin/assistant.cjs', import.meta.url));
 const corpus = (name) =>
   readFileSync(new URL(`../test/permissions/corpus/${name}`, import.meta.url), 'utf8')
     .split('\n')

@@ -32,7 +32,7 @@ async function startToFirstByte(fake, name) {
   return fake.requests[before].time - spawnedAt;
 }
 
-const CLI = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/bin/assistant.cjs', import.meta.url));
 
 /** `assistant -p` in an empty project with only the base URL (and a key) set: spawn → first request byte. */
 async function cliToFirstByte(fake, name) {

@@ -88,7 +88,7 @@ async function measure(persistence) {
 }
 
 function cliListMs(project, dataDir) {
-  const cli = new URL('../dist/bin/assistant.js', import.meta.url).pathname;
+  const cli = new URL('../dist/bin/assistant.cjs', import.meta.url).pathname;
   const env = { ...process.env, HOME: project, ASSISTANT_DATA_DIR: dataDir, ASSISTANT_CONFIG_DIR: join(project, '.config') };
   const times = [];
   for (let i = 0; i < 5; i++) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine, median, percentile, writeSection } from './lib/report.mjs';
 
-const cli = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/bin/assistant.cjs', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const home = mkdtempSync(join(tmpdir(), 'assistant-bench-'));
 const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ASSISTANT_CONFIG_DIR: join(home, 'cfg'), ASSISTANT_DATA_DIR: join(home, 'data') };

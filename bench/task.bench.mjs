@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { machine, median, writeSection } from './lib/report.mjs';
 
 const { startFakeLlm } = await import(new URL('../dist/core/testing/index.js', import.meta.url).href);
-const cli = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/bin/assistant.cjs', import.meta.url));
 const runsFlag = process.argv.indexOf('--runs');
 const runs = Number(runsFlag > 0 ? process.argv[runsFlag + 1] : process.env.BENCH_RUNS ?? 5);
 const TIME = '/usr/bin/time';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine, median, percentile, writeSection } from './lib/report.mjs';
 
-const cli = fileURLToPath(new URL('../dist/bin/assistant.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/bin/assistant.cjs', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const IDLE_MS = 1000;
 if (spawnSync('script', ['--version']).status !== 0) {
@@ -72,7 +72,7 @@ function once() {
       if (readyMs === undefined && out.includes('(shift+tab)')) {
         readyMs = Number(process.hrtime.bigint() - t0) / 1e6;
         setTimeout(() => {
-          const node = descendants(child.pid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('assistant.js'));
+          const node = descendants(child.pid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bin/assistant.cjs'));
           const rss = node ? peakRssMiB(node) : NaN;
           child.stdin.write('\x03');
           setTimeout(() => child.stdin.write('\x03'), 50);

@@ -251,7 +251,7 @@ async function bundleCommonJs(file, paths) {
 }
 const bundles = { 'runtime.cjs': await bundleCommonJs('runtime.cjs', entries), 'tools.cjs': await bundleCommonJs('tools.cjs', toolSide) };
 
-// The code cache's switch on its own, for a pool thread to turn on before it loads tools.cjs.
+// The code cache's switch on its own, for the CLI and a pool thread to turn on before they load their bundle.
 await build({
   entryPoints: [join(dist, 'config/compile-cache.js')],
   outfile: join(out, 'compile-cache.cjs'),
@@ -263,6 +263,18 @@ await build({
   banner: { js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
 });
+// The CLI's start (bin/assistant.cjs requires it), CommonJS as the bin is: the code cache goes on,
+// then runtime.cjs, whose import()s run here (this file is compiled before the cache is on).
+writeFileSync(
+  join(out, 'main.cjs'),
+  `// Written by config/bundle-runtime.mjs: the CLI's start.
+'use strict';
+require('./compile-cache.cjs').enableCompileCache();
+const bundle = require('./runtime.cjs');
+bundle.setImport((specifier) => import(specifier));
+module.exports = bundle;
+`,
+);
 // The pool threads' entry (piscina require()s it): CommonJS, so a thread starts without Node's ES
 // module loader (measured: ~15 ms less CPU per thread). It is compiled before the cache is on, so its
 // import() works: the one tools.cjs routes its imports through.

@@ -74,7 +74,7 @@ beforeAll(async () => {
   lockOurTarball(project, tarball);
   await npm(['ci', '--offline', '--ignore-scripts'], project);
   installed = join(project, 'node_modules', PACKAGE_NAME);
-  cli = join(installed, 'dist/bin/assistant.js');
+  cli = join(installed, 'dist/bin/assistant.cjs');
 
   // The examples are built as their authors would, against the installed package's types, then packed.
   const builds = EXAMPLES.map((name) => join(project, 'build', name));
@@ -128,8 +128,8 @@ describe('the packed package', () => {
   it('ships the docs, the examples and the fake LLM server command, and every relative link in its markdown resolves inside it', () => {
     for (const file of ['README.md', 'docs/plugins.md', 'docs/fake-llm.md', 'dist/bin/assistant-fake-llm.js', 'examples/word-count/src/word-count.worker.ts'])
       expect(packedFiles, file).toContain(file);
-    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).bin).toEqual({ assistant: 'dist/bin/assistant.js', 'assistant-fake-llm': 'dist/bin/assistant-fake-llm.js' });
-    expect(existsSync(join(project, 'node_modules/.bin/assistant-fake-llm'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).bin).toEqual({ assistant: 'dist/bin/assistant.cjs', 'assistant-fake-llm': 'dist/bin/assistant-fake-llm.js' });
+    for (const bin of ['assistant', 'assistant-fake-llm']) expect(existsSync(join(project, 'node_modules/.bin', bin)), bin).toBe(true);
     const markdown = packedFiles.filter((file) => file.endsWith('.md'));
     expect(markdown.length).toBeGreaterThan(15);
     const links = markdown.flatMap((file) =>
@@ -145,7 +145,7 @@ describe('the packed package', () => {
 
   it('ships the compiled entry points with their declarations, and no build cache', () => {
     const installed = join(project, 'node_modules/@assistant-cli/assistant');
-    for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/config/test-kit.js', 'dist/config/test-kit.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.js', 'dist/bundle/bin~cli.js', 'dist/bundle/config~test-kit.js'])
+    for (const file of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/config/test-kit.js', 'dist/config/test-kit.d.ts', 'dist/core/testing/index.js', 'dist/core/testing/fake-llm/server.d.ts', 'dist/bin/assistant.cjs', 'dist/bin/assistant.js', 'dist/bundle/main.cjs', 'dist/bundle/worker.cjs', 'dist/bundle/bin~cli.js', 'dist/bundle/config~test-kit.js'])
       expect(existsSync(join(installed, file)), file).toBe(true);
     expect(existsSync(join(installed, 'dist/.tsbuildinfo'))).toBe(false);
     expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).exports['./testing']).toEqual({

@@ -13,8 +13,8 @@ function stackReport(label) {
   // ES modules show as URLs, the CommonJS bundles as paths.
   const frames = (new Error().stack.match(/(file:\\/\\/)?\\/[^\\s()]+?(?=:\\d+:\\d+)/g) ?? []).map((f) => (f.startsWith('file:') ? f : 'file://' + f)).filter((url) => url.startsWith(pkg + 'dist/'));
   const bundled = [...new Set(frames.filter((url) => url.startsWith(pkg + 'dist/bundle/')).map((url) => url.slice(pkg.length)))];
-  // bin/assistant.js, the package's bin, stays outside the bundle: it only picks the bundled CLI.
-  const tscTree = frames.filter((url) => !url.startsWith(pkg + 'dist/bundle/') && url !== pkg + 'dist/bin/assistant.js').map((url) => url.slice(pkg.length));
+  // bin/assistant.cjs, the package's bin, stays outside the bundle: it only picks the bundled CLI.
+  const tscTree = frames.filter((url) => !url.startsWith(pkg + 'dist/bundle/') && url !== pkg + 'dist/bin/assistant.cjs').map((url) => url.slice(pkg.length));
   const kit = decodeURIComponent(import.meta.resolve('@assistant-cli/assistant/kits/tool').slice(pkg.length));
   return label + ' bundled-frames=[' + bundled.join(' ') + '] tsc-tree-frames=[' + tscTree.join(' ') + '] kit=' + kit;
 }

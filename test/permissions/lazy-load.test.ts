@@ -146,7 +146,7 @@ describe('the built CLI with a broken engine', () => {
   const fake = sharedFakeLlm();
 
   it.each(['bypass', 'default'])('never runs a command in %s mode: the call is denied with the code, and the run goes on', async (mode) => {
-    const bin = join(brokenDist(), 'bin/assistant.js');
+    const bin = join(brokenDist(), 'bin/assistant.cjs');
     fake.script({
       turns: [
         { name: 'touch', when: { userText: 'make it' }, reply: { toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'touch made.txt' } }] } },

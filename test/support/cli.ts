@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI entry. */
-export const CLI = fileURLToPath(new URL('../../dist/bin/assistant.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/assistant.cjs', import.meta.url));
 
 /** What a CLI run printed and how it ended. */
 export interface CliResult {
