@@ -1,40 +1,45 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses that are not the public internet: loopback, private networks, link-local (cloud
  * metadata at 169.254.169.254), carrier-grade NAT, multicast, reserved and unspecified ranges.
- * A fetch there reaches the user's own machine or network, not "the web".
+ * A fetch there reaches the user's own machine or network, not "the web". Made on first use, as
+ * the resolver is: a run that fetches nothing pays for neither.
  */
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['100::', 64],
-] as const)
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+let notPublic: BlockList | undefined;
+function notPublicList(): BlockList {
+  if (notPublic) return notPublic;
+  const list = new BlockList();
+  for (const [net, prefix] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const)
+    list.addSubnet(net, prefix, 'ipv4');
+  for (const [net, prefix] of [
+    ['::', 128],
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['fec0::', 10],
+    ['ff00::', 8],
+    ['2001:db8::', 32],
+    ['100::', 64],
+  ] as const)
+    list.addSubnet(net, prefix, 'ipv6');
+  return (notPublic = list);
+}
 
 /** The IPv4 address an IPv6 address carries (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::`, 6to4 `2002:`, compatible `::a.b.c.d`), if any. */
 function embeddedIpv4(address: string): string | undefined {
@@ -69,11 +74,11 @@ function expandIpv6(address: string): number[] | undefined {
 /** True for an address on the public internet; anything unparsable counts as not public. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return !NOT_PUBLIC.check(address, 'ipv4');
+  if (family === 4) return !notPublicList().check(address, 'ipv4');
   if (family !== 6) return false;
   const v4 = embeddedIpv4(address);
   if (v4 !== undefined) return isPublicAddress(v4);
-  return !NOT_PUBLIC.check(address, 'ipv6');
+  return !notPublicList().check(address, 'ipv6');
 }
 
 /** A URL's hostname as a connection uses it: IPv6 without brackets. */
@@ -102,6 +107,8 @@ export async function resolveHost(host: string, timeoutMs: number): Promise<Reso
     timer = setTimeout(() => reject(Object.assign(new Error(`looking up ${host} took longer than ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
   });
   try {
+    // The resolver loads on first use: loading it starts c-ares, which reads the system's resolver files.
+    const { lookup } = process.getBuiltinModule('node:dns/promises');
     const found = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
     return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
   } finally {
