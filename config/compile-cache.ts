@@ -11,6 +11,8 @@ import { userDirs } from '../core/util/paths.js';
 const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
 /** Set once this thread's cache is on. */
 let enabled = false;
+/** The files this thread compiled with no usable cache, whose cache it writes (at exit, or when saveCompileCache is called). */
+const pending: Array<{ file: string; script: vm.Script }> = [];
 
 /**
  * Keeps compiled code between runs, in the user's cache (not Node's default under the shared temp
@@ -42,8 +44,8 @@ type Compile = (this: nodeModule.Module, content: string, filename: string, ...r
 /**
  * Compiles the package's `.cjs` files through vm.Script with V8's code cache: the cache of a file is
  * named by its content's checksum and Node's version (V8 itself checks little more than the
- * length), and written at exit, after the run compiled what it used (a pool thread's: once the
- * file's top level ran), only when there was none or V8 refused it. A cache that cannot be read or
+ * length), and written at exit, after the run compiled what it used (a pool thread's: when its entry
+ * calls saveCompileCache), only when there was none or V8 refused it. A cache that cannot be read or
  * written costs nothing but the cache.
  */
 function cacheOwnCommonJs(dir: string): void {
@@ -54,7 +56,6 @@ function cacheOwnCommonJs(dir: string): void {
   const { prototype, wrap } = nodeModule.Module as unknown as { prototype: { _compile: Compile }; wrap(content: string): string };
   if (!loader || typeof prototype._compile !== 'function' || typeof wrap !== 'function') return;
   const original = prototype._compile;
-  const pending: Array<{ file: string; script: vm.Script }> = [];
   prototype._compile = function (content, filename, ...rest) {
     // With source maps on (--debug), Node's own compile, which maps stack traces to the sources.
     if (!filename.startsWith(OWN_DIST) || !filename.endsWith('.cjs') || process.sourceMapsEnabled) return original.call(this, content, filename, ...rest);
@@ -77,12 +78,17 @@ function cacheOwnCommonJs(dir: string): void {
       makeFolder(dir);
     }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
-    const result = wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
-    // A pool thread is terminated, never sees 'exit': its cache is written once the file's top level
-    // ran (most of the gain: V8 then skips parsing the file).
-    if (write && !isMainThread) writeCaches(pending.splice(0));
-    return result;
+    return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
   };
+}
+
+/**
+ * Writes this thread's caches now, with the functions compiled so far (again on a later call, which
+ * then holds more): for a pool thread, which is terminated and never sees `exit`. Nothing when every
+ * file it loaded had a usable cache, as in every run after the first.
+ */
+export function saveCompileCache(): void {
+  writeCaches(pending);
 }
 
 function makeFolder(dir: string): void {

@@ -3,11 +3,22 @@
 // as it is afterwards, and a cache V8 refuses (damaged, another Node) costs nothing but a rewrite.
 import * as nodeModule from 'node:module';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
 import { startFakeLlm, type FakeLlm } from '../providers/helpers.js';
+
+const TOOLS_BUNDLE = new URL('../../dist/bundle/tools.cjs', import.meta.url).pathname;
+
+/** The size of V8's cache of tools.cjs with its top level run and nothing else: what a pool thread would keep if it saved its cache on loading. */
+function topLevelCacheSize(): number {
+  const script = new vm.Script(nodeModule.Module.wrap(readFileSync(TOOLS_BUNDLE, 'utf8')), { filename: TOOLS_BUNDLE });
+  const module = { exports: {} };
+  (script.runInThisContext() as Function).call(module.exports, module.exports, nodeModule.createRequire(TOOLS_BUNDLE), module, TOOLS_BUNDLE, dirname(TOOLS_BUNDLE));
+  return script.createCachedData().length;
+}
 
 // Node 22.1+ keeps every module's code through module.enableCompileCache instead.
 const nodeCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -69,6 +80,9 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const first = await read();
     // One more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread.
     expect(Object.keys(first)).toHaveLength(5);
+    // Saved after the Read ran, so it holds the tool's code, not only the bundle's top level.
+    const toolsCache = Object.keys(first).find((name) => name.startsWith('tools.cjs-'))!;
+    expect(statSync(join(dir, toolsCache)).size).toBeGreaterThan(1.5 * topLevelCacheSize());
     expect(await read()).toEqual(first);
   });
 
