@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,16 @@ import { userDirs } from '../core/util/paths.js';
 const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
 /** Set once this thread's cache is on. */
 let enabled = false;
-/** The files this thread compiled with no usable cache, whose cache it writes (at exit, or when saveCompileCache is called). */
-const pending: Array<{ file: string; script: vm.Script }> = [];
+/** A cache to write: the file this thread compiled with no usable cache, and the name its caches start with (`runtime.cjs-`). */
+interface PendingCache {
+  file: string;
+  family: string;
+  script: vm.Script;
+}
+/** Those of this thread, written at exit (or when saveCompileCache is called). */
+const pending: PendingCache[] = [];
+/** Caches kept per bundle file: the one just written and the newest others (another installed version may still use one). */
+const KEPT_PER_FILE = 3;
 
 /**
  * Keeps compiled code between runs, in the user's cache (not Node's default under the shared temp
@@ -74,7 +82,7 @@ function cacheOwnCommonJs(dir: string): void {
       // The folder is made now, not at exit: a home folder being removed under an exiting run (a
       // test's cleanup) is not made again.
       if (!pending.length && isMainThread) process.once('exit', () => writeCaches(pending));
-      pending.push({ file, script });
+      pending.push({ file, family: `${basename(filename)}-`, script });
       makeFolder(dir);
     }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
@@ -100,13 +108,33 @@ function makeFolder(dir: string): void {
 }
 
 /** Writes each cache whole or not at all (another run may be reading it), into the folder made earlier. */
-function writeCaches(pending: Array<{ file: string; script: vm.Script }>): void {
-  for (const { file, script } of pending)
+function writeCaches(pending: PendingCache[]): void {
+  for (const { file, family, script } of pending)
     try {
       const partial = `${file}.${process.pid}-${threadId}.tmp`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
       renameSync(partial, file);
+      pruneFamily(file, family);
     } catch {
       // A read-only or full disk: the next run compiles again.
     }
+}
+
+/**
+ * Removes the caches of the same bundle file beyond the newest few: each build or Node upgrade
+ * names its caches anew, and the old ones would otherwise pile up (~2 MB a build).
+ */
+function pruneFamily(written: string, family: string): void {
+  const dir = dirname(written);
+  const caches = readdirSync(dir)
+    .filter((name) => name.startsWith(family) && name.endsWith('.bin'))
+    .map((name) => ({ path: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { path } of caches.slice(KEPT_PER_FILE))
+    if (path !== written)
+      try {
+        unlinkSync(path);
+      } catch {
+        // Another run removed it first.
+      }
 }

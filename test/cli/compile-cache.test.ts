@@ -2,7 +2,7 @@
 // pool threads' runtime, the provider SDK, the precompiled validators) in the user's cache (config/compile-cache.ts): written once, used
 // as it is afterwards, and a cache V8 refuses (damaged, another Node) costs nothing but a rewrite.
 import * as nodeModule from 'node:module';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,30 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     expect(rewritten.bytes.length).toBeGreaterThan(10_000);
     await ask();
     expect(files()[name!]).toEqual(rewritten);
+  });
+
+  it("keeps a bundle file's newest caches when it writes one, and removes the older ones other builds left", async () => {
+    const { dir, ask, files } = setup();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Four caches of older builds of runtime.cjs (oldest first) and one of the validators.
+    const stale = (name: string, age: number) => {
+      writeFileSync(join(dir, name), 'an older build');
+      const at = Date.now() / 1000 - age;
+      utimesSync(join(dir, name), at, at);
+    };
+    const older = ['runtime.cjs-v20.0.0-00000001-1.bin', 'runtime.cjs-v20.0.0-00000002-1.bin', 'runtime.cjs-v20.0.0-00000003-1.bin', 'runtime.cjs-v20.0.0-00000004-1.bin'];
+    older.forEach((name, i) => stale(name, 4000 - i * 1000));
+    stale('validators.cjs-v20.0.0-00000001-1.bin', 500);
+    await ask();
+    const names = Object.keys(files());
+    const runtime = names.filter((name) => name.startsWith('runtime.cjs-'));
+    // The one written now and the two newest of the others.
+    expect(runtime).toHaveLength(3);
+    expect(runtime.filter((name) => !older.includes(name))).toHaveLength(1);
+    expect(runtime).toEqual(expect.arrayContaining(older.slice(2)));
+    // Another bundle file's caches are its own: two of them, both kept.
+    expect(names.filter((name) => name.startsWith('validators.cjs-'))).toHaveLength(2);
+    expect(names.filter((name) => name.startsWith('runtime-deps.cjs-'))).toHaveLength(1);
   });
 });
 
