@@ -101,14 +101,32 @@ export default definePlugin<ToolBashOptions>({
     });
     kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, () => verdict()) }));
 
-    // Per call: the main thread's watch of the control paths, and what it found to tell the model.
-    const watches = new Map<string, { check(): ControlChange[] }>();
+    // Per call: the main thread's watch of the control paths (and the end of its cancel check), what
+    // the watch found, and what to tell the model.
+    const watches = new Map<string, { check(): ControlChange[]; stop(): void }>();
+    const found = new Map<string, ControlChange[]>();
     const reports = new Map<string, string>();
+    const note = (callId: string, changes: ControlChange[]) => {
+      if (changes.length) found.set(callId, [...(found.get(callId) ?? []), ...changes]);
+    };
     const backstop = (callId: string) => {
       const watch = watches.get(callId);
       watches.delete(callId);
-      const changes = watch?.check() ?? [];
+      watch?.stop();
+      note(callId, watch?.check() ?? []);
+      const changes = found.get(callId) ?? [];
+      found.delete(callId);
       if (changes.length) reports.set(callId, controlReport(changes));
+    };
+    /**
+     * The main thread's watch of a sandboxed command. A cancel checks (and undoes) at once, before the
+     * worker hears of it: a worker terminated after undoing a change itself could no longer say so.
+     */
+    const watchCall = (callId: string, control: ControlEntry[], signal: AbortSignal | undefined) => {
+      const watch = watchControlPaths(control);
+      const onCancel = () => note(callId, watch.check());
+      signal?.addEventListener('abort', onCancel, { once: true });
+      watches.set(callId, { check: () => watch.check(), stop: () => signal?.removeEventListener('abort', onCancel) });
     };
 
     // The shell's working directory per session and agent: kept here, handed to each command.
@@ -158,8 +176,8 @@ export default definePlugin<ToolBashOptions>({
           if (wrap instanceof Error) return { result: errorResult('ASSISTANT_SANDBOX_UNAVAILABLE', wrap.message) };
           if (!wrap) return { state: { cwd } };
           // The guard in the worker watches the same control paths the mounts protect; this one, on
-          // the main thread, backs it up for a worker that was terminated before it could look.
-          watches.set(context.callId, watchControlPaths(control));
+          // the main thread, backs it up for a worker that was terminated before it could report.
+          watchCall(context.callId, control, context.signal);
           return { state: { cwd, sandbox: wrap, control, network: withNetwork || sandbox.network } };
         },
         settle: (result, _input, context) => {
