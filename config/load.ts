@@ -70,7 +70,16 @@ function getExplorer(): PublicExplorer {
   return explorer;
 }
 
+/**
+ * The kinds of file a config may be, by extension ('' is `.assistantrc`: JSON or YAML). Any other is
+ * refused before cosmiconfig sees it: its own loaders compile and run TypeScript (.ts, .mts, .cts),
+ * which would skip the trust a JavaScript config waits for (`extends: "./x.ts"` in a project not trusted).
+ */
+const CONFIG_KINDS = new Set(['', '.json', '.yaml', '.yml', '.js', '.mjs', '.cjs']);
+
 async function loadFile(file: string): Promise<AssistantConfig | undefined> {
+  if (!CONFIG_KINDS.has(extname(file).toLowerCase()))
+    throw new ConfigError('ASSISTANT_CONFIG_PARSE', `${file}: not a kind of config file assistant reads (JSON, YAML or JavaScript: .json, .yaml, .yml, .js, .mjs, .cjs, or no extension)`, { file });
   try {
     const result = await getExplorer().load(file);
     if (!result || result.isEmpty) return {};
