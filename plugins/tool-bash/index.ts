@@ -101,21 +101,16 @@ export default definePlugin<ToolBashOptions>({
     });
     kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, () => verdict()) }));
 
-    // Per call: the main thread's watch of the control paths (and the end of its cancel check), what
-    // the watch found, and what to tell the model.
-    const watches = new Map<string, { check(): ControlChange[]; stop(): void }>();
-    const found = new Map<string, ControlChange[]>();
+    // Per call: the main thread's watch of the control paths (what its cancel check found, and how
+    // to stop listening), and what to tell the model.
+    const watches = new Map<string, { check(): ControlChange[]; found: ControlChange[]; stop(): void }>();
     const reports = new Map<string, string>();
-    const note = (callId: string, changes: ControlChange[]) => {
-      if (changes.length) found.set(callId, [...(found.get(callId) ?? []), ...changes]);
-    };
     const backstop = (callId: string) => {
       const watch = watches.get(callId);
+      if (!watch) return;
       watches.delete(callId);
-      watch?.stop();
-      note(callId, watch?.check() ?? []);
-      const changes = found.get(callId) ?? [];
-      found.delete(callId);
+      watch.stop();
+      const changes = [...watch.found, ...watch.check()];
       if (changes.length) reports.set(callId, controlReport(changes));
     };
     /**
@@ -123,10 +118,11 @@ export default definePlugin<ToolBashOptions>({
      * worker hears of it: a worker terminated after undoing a change itself could no longer say so.
      */
     const watchCall = (callId: string, control: ControlEntry[], signal: AbortSignal | undefined) => {
-      const watch = watchControlPaths(control);
-      const onCancel = () => note(callId, watch.check());
+      const { check } = watchControlPaths(control);
+      const found: ControlChange[] = [];
+      const onCancel = () => found.push(...check());
       signal?.addEventListener('abort', onCancel, { once: true });
-      watches.set(callId, { check: () => watch.check(), stop: () => signal?.removeEventListener('abort', onCancel) });
+      watches.set(callId, { check, found, stop: () => signal?.removeEventListener('abort', onCancel) });
     };
 
     // The shell's working directory per session and agent: kept here, handed to each command.
