@@ -4,18 +4,22 @@
 // loaded, so it costs a bare Node start.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 
 // A reader that goes away (`assistant plugins | head`) is not a crash: the rest of the output is dropped.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', (error: NodeJS.ErrnoException) => { if (error.code !== 'EPIPE') throw error; });
 
 type Main = (argv: string[], version: string) => Promise<number>;
 
-/** The build's bundle (dist/bundle/main.cjs: the code cache, then runtime.cjs), else tsc's tree. */
+/**
+ * The build's bundle (dist/bundle/main.cjs: the code cache and WebAssembly's baseline compiler, then
+ * runtime.cjs), else tsc's tree, with the same two.
+ */
 async function loadMain(): Promise<Main> {
   const bundled = join(__dirname, '../bundle/main.cjs');
   if (existsSync(bundled)) return (require(bundled) as Record<string, { main: Main }>)['bin/cli.js']!.main;
-  (await import('../config/compile-cache.js')).enableCompileCache(); // Node 22+: compiled code kept between runs
+  const cache = await import('../config/compile-cache.js');
+  cache.enableCompileCache(); // Node 22+: compiled code kept between runs
+  (await import('../config/wasm-baseline.js')).keepWasmOnBaseline(cache.saveCompileCache);
   return (await import('./cli.js')).main;
 }
 
@@ -23,9 +27,6 @@ const argv = process.argv.slice(2);
 const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string };
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${version}\n`);
 else {
-  // Wasm (the bash grammar; undici's parser where Node's fetch is used) stays on V8's baseline compiler (TurboFan's re-compile cost
-  // ~0.45 s CPU at exit: docs/benchmarks.md).
-  setFlagsFromString('--liftoff-only');
   if (argv.includes('--debug')) process.setSourceMapsEnabled(true); // --debug's stack traces: the TypeScript sources, not the minified bundle
   loadMain()
     .then((main) => main(argv, version))

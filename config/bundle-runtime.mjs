@@ -251,10 +251,16 @@ async function bundleCommonJs(file, paths) {
 }
 const bundles = { 'runtime.cjs': await bundleCommonJs('runtime.cjs', entries), 'tools.cjs': await bundleCommonJs('tools.cjs', toolSide) };
 
-// The code cache's switch on its own, for the CLI and a pool thread to turn on before they load their bundle.
+// What the CLI and a pool thread turn on before they load their bundle: the code cache, and
+// WebAssembly on V8's baseline compiler (the flag set at the first compile, the cache written first).
 await build({
-  entryPoints: [join(dist, 'config/compile-cache.js')],
-  outfile: join(out, 'compile-cache.cjs'),
+  stdin: {
+    contents: "export { enableCompileCache, saveCompileCache } from './config/compile-cache.js';\nexport { keepWasmOnBaseline } from './config/wasm-baseline.js';\n",
+    resolveDir: dist,
+    sourcefile: 'start-entry.js',
+    loader: 'js',
+  },
+  outfile: join(out, 'start.cjs'),
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -269,7 +275,9 @@ writeFileSync(
   join(out, 'main.cjs'),
   `// Written by config/bundle-runtime.mjs: the CLI's start.
 'use strict';
-require('./compile-cache.cjs').enableCompileCache();
+const start = require('./start.cjs');
+start.enableCompileCache();
+start.keepWasmOnBaseline(start.saveCompileCache);
 const bundle = require('./runtime.cjs');
 bundle.setImport((specifier) => import(specifier));
 module.exports = bundle;
@@ -285,8 +293,9 @@ writeFileSync(
   join(out, 'worker.cjs'),
   `// Written by config/bundle-runtime.mjs: a pool thread's entry.
 'use strict';
-const cache = require('./compile-cache.cjs');
+const cache = require('./start.cjs');
 cache.enableCompileCache({ onlyIfPresent: true });
+cache.keepWasmOnBaseline(cache.saveCompileCache);
 const bundle = require('./tools.cjs');
 bundle.setImport((specifier) => import(specifier));
 const runTask = bundle['core/tools/worker.js'].default;
@@ -316,7 +325,7 @@ import { isMainThread } from 'node:worker_threads';
 const require = createRequire(import.meta.url);
 // A thread other than the main one keeps its code cache too, in the folder the main thread made (a
 // host that never enabled the cache gets none); the same copy worker.cjs turned on in a pool thread.
-if (!isMainThread) require('./compile-cache.cjs').enableCompileCache({ onlyIfPresent: true });
+if (!isMainThread) require('./start.cjs').enableCompileCache({ onlyIfPresent: true });
 const loaded = new Map();
 function load(file) {
   let bundle = loaded.get(file);

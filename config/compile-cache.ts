@@ -3,7 +3,6 @@ import * as nodeModule from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { isMainThread, threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { userDirs } from '../core/util/paths.js';
 
@@ -11,11 +10,16 @@ import { userDirs } from '../core/util/paths.js';
 const OWN_DIST = fileURLToPath(new URL('../', import.meta.url));
 /** Set once this thread's cache is on. */
 let enabled = false;
-/** A cache to write: the file this thread compiled with no usable cache, and the name its caches start with (`runtime.cjs-`). */
+/**
+ * A cache to write: the file this thread compiled with no usable cache, the name its caches start
+ * with (`runtime.cjs-`), and V8's cache version when it was compiled (V8 flags set since, as
+ * config/wasm-baseline.ts does, make a cache the next start would refuse: it is not written).
+ */
 interface PendingCache {
   file: string;
   family: string;
   script: vm.Script;
+  version: number;
 }
 /** Those of this thread, written at exit (or when saveCompileCache is called). */
 const pending: PendingCache[] = [];
@@ -81,8 +85,9 @@ function cacheOwnCommonJs(dir: string): void {
     if (write) {
       // The folder is made now, not at exit: a home folder being removed under an exiting run (a
       // test's cleanup) is not made again.
-      if (!pending.length && isMainThread) process.once('exit', () => writeCaches(pending));
-      pending.push({ file, family: `${basename(filename)}-`, script });
+      // Only a start that found no usable cache gets here: it pays for loading node:v8 and node:worker_threads.
+      if (!pending.length && process.getBuiltinModule('node:worker_threads').isMainThread) process.once('exit', () => writeCaches(pending));
+      pending.push({ file, family: `${basename(filename)}-`, script, version: cacheVersion() });
       makeFolder(dir);
     }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
@@ -109,7 +114,10 @@ function makeFolder(dir: string): void {
 
 /** Writes each cache whole or not at all (another run may be reading it), into the folder made earlier. */
 function writeCaches(pending: PendingCache[]): void {
-  for (const { file, family, script } of pending)
+  if (!pending.length) return;
+  const { threadId } = process.getBuiltinModule('node:worker_threads');
+  const version = cacheVersion();
+  for (const { file, family, script } of pending.filter((cache) => cache.version === version))
     try {
       const partial = `${file}.${process.pid}-${threadId}.tmp`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
@@ -119,6 +127,9 @@ function writeCaches(pending: PendingCache[]): void {
       // A read-only or full disk: the next run compiles again.
     }
 }
+
+/** V8's code cache version: its own version, flags and CPU features. */
+const cacheVersion = () => process.getBuiltinModule('node:v8').cachedDataVersionTag();
 
 /**
  * Removes the caches of the same bundle file beyond the newest few: each build or Node upgrade

@@ -26,7 +26,17 @@ if (nodeCompileCache) console.warn(`the Node 20 code cache tests are skipped: No
 
 let fake: FakeLlm;
 let tools: FakeLlm;
+let shell: FakeLlm;
 beforeAll(async () => {
+  // A loop: more than the mini parser takes, so the permission engine compiles the bash grammar's WebAssembly.
+  shell = await startFakeLlm({
+    fixture: {
+      turns: [
+        { name: 'loop', reply: { toolCalls: [{ id: 'b1', name: 'Bash', input: { command: 'for word in cached code; do echo "$word"; done' } }] } },
+        { name: 'answer', reply: { text: 'looped' } },
+      ],
+    },
+  });
   fake = await startFakeLlm({ fixture: { fallback: { text: 'cached answer' } } });
   tools = await startFakeLlm({
     fixture: {
@@ -37,7 +47,7 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(() => Promise.all([fake.close(), tools.close()]));
+afterAll(() => Promise.all([fake.close(), tools.close(), shell.close()]));
 
 describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 20)', () => {
   const setup = () => {
@@ -50,7 +60,7 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
       expect(run.stdout.trim()).toBe('cached answer');
     };
     const files = () => Object.fromEntries(readdirSync(dir).map((name) => [name, { bytes: readFileSync(join(dir, name)), mtime: statSync(join(dir, name)).mtimeMs }]));
-    return { dir, ask, files };
+    return { env, cwd, dir, ask, files };
   };
 
   it('is written by the first run, private to the user, and read as it is by the next', async () => {
@@ -84,6 +94,19 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const toolsCache = Object.keys(first).find((name) => name.startsWith('tools.cjs-'))!;
     expect(statSync(join(dir, toolsCache)).size).toBeGreaterThan(1.5 * topLevelCacheSize());
     expect(await read()).toEqual(first);
+  });
+
+  it('is written before a WebAssembly compile changes V8 flags, so the next run, which compiles none, takes it as it is', async () => {
+    const { env, cwd, ask, files } = setup();
+    const loop = await runCli(['-p', 'loop', '--trust-project', '--permission-mode', 'bypass'], { cwd, env: { ...env, ANTHROPIC_BASE_URL: shell.anthropicBaseURL } });
+    expect(loop.stderr).toBe('');
+    expect(loop.stdout.trim()).toBe('looped');
+    const written = files();
+    // The runtime's bundles, written when the grammar was about to compile; nothing at exit under the new flags.
+    expect(Object.keys(written).filter((name) => name.startsWith('runtime.cjs-'))).toHaveLength(1);
+    await ask();
+    const after = files();
+    for (const [name, cache] of Object.entries(written)) expect(after[name], name).toEqual(cache);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE, as Node 22 has it', async () => {
