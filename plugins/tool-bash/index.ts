@@ -76,29 +76,43 @@ export default definePlugin<ToolBashOptions>({
       const settings = withNetwork ? { ...sandbox, network: true } : sandbox;
       return sandboxArgs(settings, root, { hide: hiddenData(kernel), control, added, program: probe.program });
     };
-    /** Whether commands run sandboxed without network, so `network: true` means something. */
+    // The tool is described from what bwrap's trial run will most likely find, and described again
+    // when the trial finds otherwise. The trial (a bwrap run: ~5-10 ms of a start's CPU, most of it
+    // forking a process of this size) waits for the first sign of a command: the model starting a
+    // Bash call, or a call's permission check, which waits for it. A run that never runs a command
+    // never forks for it. What a command runs under is always the trial's verdict (sandboxFor).
+    const networkStateFor = (sandboxed: boolean): NetworkState => (sandbox.mode === 'off' || !sandboxed ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network');
+    let probing: Promise<void> | undefined;
+    const probe = () =>
+      (probing ??= probeSandboxSoon().then(() => {
+        const found = networkStateFor(verdict().available);
+        if (found !== networkState && kernel.tools.get('Bash')?.plugin === 'tool-bash') {
+          kernel.tools.unregister('Bash');
+          registerBash(found);
+        }
+      }));
+    if (sandbox.mode !== 'off') {
+      kernel.hooks.event.tap('tool-bash:probe', (event) => {
+        if (event.type === 'model' && event.event.type === 'tool_call_start' && event.event.name === 'Bash') void probe();
+      });
+      kernel.hooks.permission.tapPromise({ name: 'tool-bash:probe', stage: Stage.TOOL_POLICY }, async (request) => {
+        if (request.tool === 'Bash') await probe();
+        return undefined;
+      });
+    }
+    /** After the trial's layer above (same stage, tapped later): whether commands run sandboxed without network, so `network: true` means something. */
     const cutsNetwork = () => sandbox.mode !== 'off' && !sandbox.network && verdict().available;
     const network = networkPermission('Bash', cutsNetwork);
     kernel.hooks.permission.tapPromise({ name: 'tool-bash:network', stage: network.stage }, network.layer);
-    // The tool is described from what bwrap's trial run will most likely find (nothing runs at apply:
-    // `--help` never probes). The trial starts with the kernel and runs while the other plugins
-    // start; before tools are final it is awaited, and Bash described again if it found otherwise.
-    const networkStateFor = (sandboxed: boolean): NetworkState => (sandbox.mode === 'off' || !sandboxed ? 'unsandboxed' : sandbox.network ? 'network' : 'no-network');
-    let probing: Promise<unknown> | undefined;
-    kernel.hooks.ready.tap({ name: 'tool-bash', stage: Stage.FIRST }, () => {
-      if (sandbox.mode !== 'off') probing = probeSandboxSoon();
-    });
     // `required` is checked before any model call, so a run that cannot be sandboxed stops at once.
-    kernel.hooks.registerTools.tapPromise('tool-bash', async () => {
-      await probing;
-      const found = sandbox.mode === 'off' ? undefined : networkStateFor(verdict().available);
-      if (found && found !== networkState && kernel.tools.get('Bash')?.plugin === 'tool-bash') {
-        kernel.tools.unregister('Bash');
-        registerBash(found);
-      }
-      const refusal = sandbox.mode === 'required' ? sandboxFor() : undefined;
-      if (refusal instanceof Error) throw refusal;
-    });
+    if (sandbox.mode === 'required') {
+      kernel.hooks.ready.tap({ name: 'tool-bash', stage: Stage.FIRST }, () => void probe());
+      kernel.hooks.registerTools.tapPromise('tool-bash', async () => {
+        await probe();
+        const refusal = sandboxFor();
+        if (refusal instanceof Error) throw refusal;
+      });
+    }
     kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, () => verdict()) }));
 
     // Per call: the main thread's watch of the control paths (what its cancel check found, and how

@@ -155,21 +155,33 @@ describe('the sandbox probe in the background', () => {
       const { loadConfig } = await import(${JSON.stringify(new URL('../../dist/config/load.js', import.meta.url).href)});
       const { createKernel } = await import(${JSON.stringify(new URL('../../dist/core/kernel/kernel.js', import.meta.url).href)});
       const { probeSandboxSoon, probeSandbox } = await import(${JSON.stringify(new URL('../../dist/plugins/tool-bash/sandbox.js', import.meta.url).href)});
+      const { decidePermission, permissionRequestFor } = await import(${JSON.stringify(new URL('../../dist/core/index.js', import.meta.url).href)});
+      const { existsSync } = await import('node:fs');
       const kernel = await createKernel({ config: await loadConfig({ cwd: process.cwd(), env: process.env }), headless: true });
       const describe = () => { const bash = kernel.tools.get('Bash'); return { network: 'network' in bash.inputSchema.properties, line: bash.description.split('\\n').pop() }; };
       const before = describe();
-      const soon = await probeSandboxSoon();
       await kernel.start();
+      const started = describe();
+      const triedAtStart = existsSync(process.env.TRIED ?? '/nonexistent');
+      // A command's permission check: the trial runs (once) before it is judged.
+      const call = { type: 'tool_call', id: 'c1', name: 'Bash', input: { command: 'true' } };
+      const decision = await decidePermission(kernel.hooks, permissionRequestFor(kernel.tools.get('Bash'), call, { projectRoot: kernel.projectRoot, cwd: kernel.cwd, mode: 'default', headless: true }));
       const after = describe();
+      const soon = await probeSandboxSoon();
       await kernel.shutdown();
       // Nothing of the probe's is left holding the process open (a spawn's own timeout timer did, when bwrap was missing).
       const holding = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout' || kind === 'ProcessWrap');
-      console.log(JSON.stringify({ before, after, soon, now: probeSandbox(), holding }));`;
+      console.log(JSON.stringify({ before, started, triedAtStart, decision: decision.behavior, after, soon, now: probeSandbox(), holding }));`;
     const root = makeProject({ '.assistantrc': JSON.stringify({ sandbox: 'auto' }) });
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...isolatedEnv(), ANTHROPIC_API_KEY: 'k', ...env }, encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    const out = JSON.parse(run.stdout) as { before: { network: boolean; line: string }; after: { network: boolean; line: string }; soon: unknown; now: unknown; holding: string[] };
+    type Description = { network: boolean; line: string };
+    const out = JSON.parse(run.stdout) as { before: Description; started: Description; triedAtStart: boolean; decision: string; after: Description; soon: unknown; now: unknown; holding: string[] };
     expect(out.holding).toEqual([]);
+    // A run that never gets to a command never runs the trial: Bash stays described from the guess.
+    expect(out.started).toEqual(out.before);
+    expect(out.triedAtStart).toBe(false);
+    expect(out.decision).toBe('allow');
     return out;
   }
 
@@ -181,14 +193,16 @@ describe('the sandbox probe in the background', () => {
     expect(out.before).toEqual(out.after);
   });
 
-  it('describes Bash again at start when bwrap is installed but cannot run', () => {
-    // A bwrap on PATH that fails the way a container without user namespaces makes it fail.
+  it('describes Bash again when bwrap is installed but cannot run, once a command is about to be judged', () => {
+    // A bwrap on PATH that fails the way a container without user namespaces makes it fail, and leaves a mark that it ran.
     const bin = tempDir('assistant-bin-');
-    writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
-    const out = probeIn({ PATH: `${bin}:${process.env.PATH}` });
+    const tried = join(bin, 'tried');
+    writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\ntouch '${tried}'\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n`, { mode: 0o755 });
+    const out = probeIn({ PATH: `${bin}:${process.env.PATH}`, TRIED: tried });
+    expect(existsSync(tried)).toBe(true);
     expect(out.soon).toEqual({ available: false, reason: expect.stringMatching(/bwrap cannot create namespaces here \(bwrap: No permissions to create new namespace\)/) });
     expect(out.now).toEqual(out.soon);
-    // Guessed from the bwrap on PATH, then corrected by the trial before any model call.
+    // Guessed from the bwrap on PATH, then corrected by the trial the command's check waited for.
     expect(out.before.network).toBe(true);
     expect(out.after).toEqual({ network: false, line: '- Commands run without an OS sandbox, with network access.' });
   });
