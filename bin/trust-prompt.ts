@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import type { ProjectTrust } from '../core/types/config.js';
 
 /** Asks on the terminal whether to trust the project's widening settings; anything but yes is no. */
@@ -8,7 +7,7 @@ export async function askToTrust(trust: ProjectTrust): Promise<boolean> {
     ...trust.ignored.map((what) => `  - ${what}`),
     'Only trust a project whose settings you wrote or checked. Trust it? [y/N] ',
   ];
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const rl = process.getBuiltinModule('node:readline/promises').createInterface({ input: process.stdin, output: process.stderr, terminal: true }); // loaded only to ask
   try {
     const answer = await rl.question(lines.join('\n'));
     return /^y(es)?$/i.test(answer.trim());

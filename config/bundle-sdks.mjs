@@ -45,6 +45,24 @@ const piscinaWorkerFile = {
   },
 };
 
+/**
+ * commander requires node:child_process at load for one thing, running an executable subcommand
+ * (which the CLI has none of): it is required when that spawn happens instead (~2 ms of every start).
+ * A commander whose source no longer has that line fails the build rather than a run.
+ */
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      const line = "const childProcess = require('node:child_process');";
+      if (!source.includes(line) || source.split('childProcess.').some((part, i) => i > 0 && !part.startsWith('spawn(')))
+        throw new Error(`bundle-sdks: ${path} no longer uses node:child_process as expected; update commanderLazyChildProcess`);
+      return { contents: source.replace(line, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
+    });
+  },
+};
+
 // The main thread's CommonJS packages, one getter each so that a package runs only when first used
 // (the pool's piscina at the first tool call); bundle-runtime.mjs takes the list from this file.
 // cosmiconfig's own dependencies come with it (its parsers are still required on first use); the
@@ -52,7 +70,7 @@ const piscinaWorkerFile = {
 const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina', 'cosmiconfig'];
 await bundleVendor('runtime-deps.cjs', {
   stdin: { contents: RUNTIME_DEPS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
-  plugins: [piscinaWorkerFile],
+  plugins: [piscinaWorkerFile, commanderLazyChildProcess],
   external: ['typescript'],
 });
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { ToolResult, WorkerTask } from '../types/tools.js';
 import { GrowthPolicy, type PoolLoad } from './pool-growth.js';
@@ -89,6 +89,7 @@ export class ToolPool {
 
   /** Starts one call in a worker, or queues it until a slot is free. */
   run(module: string, exportName: string, task: WorkerTask): WorkerCall {
+    // The global MessageChannel: node:worker_threads whole is not loaded for it.
     const { port1, port2 } = new MessageChannel();
     const processes = new Set<number>();
     let call!: PoolCall;

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../kernel/logger.js';
 import type { ProjectFiles } from '../types/tools.js';
 import { watchRules } from './ignore-rules.js';
@@ -51,7 +51,8 @@ export function createProjectFiles(projectRoot: string, logger: Logger): Project
     void thread?.terminate();
   };
   const startThread = (): Worker => {
-    const worker = new Worker(new URL('./watcher-thread.js', import.meta.url), { workerData: { root: projectRoot } });
+    // node:worker_threads loads with the first watcher thread, not with the kernel.
+    const worker = new (process.getBuiltinModule('node:worker_threads').Worker)(new URL('./watcher-thread.js', import.meta.url), { workerData: { root: projectRoot } });
     worker.unref();
     worker.on('message', (message: WatcherMessage) => {
       if (message.type === 'ready') {

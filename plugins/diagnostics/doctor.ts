@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { formatError, type CliCommand, type Kernel } from '../../core/index.js';
 
 interface Check {
@@ -11,7 +10,8 @@ interface Check {
 
 function versionOf(command: string, args: string[]): string | undefined {
   try {
-    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).split('\n')[0]!.trim();
+    // node:child_process loads here, with the first check that runs a program: not at every start.
+    return process.getBuiltinModule('node:child_process').execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).split('\n')[0]!.trim();
   } catch {
     return undefined;
   }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { homedir } from 'node:os';
@@ -191,7 +190,8 @@ async function memoryCommand(
   const editor = process.env.VISUAL || process.env.EDITOR;
   if (!editor) return `${target}\n(set $EDITOR to open it from here)`;
   // $EDITOR may carry flags ("code -w"), so it runs through the shell with the path quoted.
-  const ran = spawnSync(`${editor} '${target.replace(/'/g, `'\\''`)}'`, { stdio: 'inherit', shell: true });
+  // node:child_process loads here, when /memory opens an editor: not at every start.
+  const ran = process.getBuiltinModule('node:child_process').spawnSync(`${editor} '${target.replace(/'/g, `'\\''`)}'`, { stdio: 'inherit', shell: true });
   if (ran.status !== 0) return `${editor} exited with ${ran.status ?? ran.signal}; ${target} is unchanged if it did not save`;
   reload();
   return `${target} saved; the memory is read again for the next request`;

@@ -7,7 +7,6 @@
  * a new terminal session (no TIOCSTI into the agent's terminal).
  * On macOS the same rules as a Seatbelt profile (seatbelt.ts, untested).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,6 +66,8 @@ interface Trial {
 }
 
 const TRIAL_TIMEOUT_MS = 5000;
+/** node:child_process, loaded by the first trial rather than with the plugin: a run that runs no command never needs it. */
+const childProcess = () => process.getBuiltinModule('node:child_process');
 const trialArgs = (extra: string[]) => ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', ...CONFINE, ...extra, 'true'];
 
 // One trial run answers the question (can it make namespaces here?), so start-up pays for one bwrap
@@ -85,7 +86,7 @@ function verdictOf(program: string, withUserNamespace: Trial, plain: Trial | und
 }
 
 function trialNow(program: string, extra: string[]): Trial {
-  const run = spawnSync(program, trialArgs(extra), { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS });
+  const run = childProcess().spawnSync(program, trialArgs(extra), { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS });
   return { status: run.status, error: run.error as NodeJS.ErrnoException | undefined, stderr: run.stderr ?? '' };
 }
 
@@ -99,7 +100,7 @@ function trialSoon(program: string, extra: string[], readStderr: boolean): Promi
       resolve(trial);
     };
     try {
-      const child = spawn(program, trialArgs(extra), { stdio: ['ignore', 'ignore', readStderr ? 'pipe' : 'ignore'] });
+      const child = childProcess().spawn(program, trialArgs(extra), { stdio: ['ignore', 'ignore', readStderr ? 'pipe' : 'ignore'] });
       // Not spawn's own `timeout`: its timer outlives a spawn that failed (no bwrap) and holds the process open.
       timer = setTimeout(() => child.kill('SIGKILL'), TRIAL_TIMEOUT_MS);
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -152,7 +153,7 @@ export function sandboxLikely(): boolean {
 /** bubblewrap's own version line, for `assistant doctor`. */
 export function bwrapVersion(): string {
   if (process.platform !== 'linux') return probeSandbox().version ?? process.platform;
-  const version = spawnSync(probeSandbox().program ?? 'bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
+  const version = childProcess().spawnSync(probeSandbox().program ?? 'bwrap', ['--version'], { encoding: 'utf8', timeout: 5000 });
   return version.status === 0 ? version.stdout.trim() : 'bubblewrap';
 }
 
@@ -160,7 +161,7 @@ export function bwrapVersion(): string {
 function probeSeatbelt(): SandboxProbe {
   if (!existsSync(SANDBOX_EXEC)) return { available: false, reason: `${SANDBOX_EXEC} is missing` };
   const [file, ...args] = seatbeltArgs({ writable: [tmpdir()], hidden: [{ path: join(homedir(), '.ssh'), dir: true }], network: false });
-  const trial = spawnSync(file!, [...args, '/usr/bin/true'], { encoding: 'utf8', timeout: 5000 });
+  const trial = childProcess().spawnSync(file!, [...args, '/usr/bin/true'], { encoding: 'utf8', timeout: 5000 });
   if (trial.status !== 0) return { available: false, reason: `sandbox-exec rejected the profile (${(trial.stderr || trial.error?.message || '').trim() || `exit ${trial.status}`})` };
   return { available: true, version: 'sandbox-exec (Seatbelt profile, untested on this release)' };
 }

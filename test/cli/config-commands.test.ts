@@ -140,7 +140,7 @@ describe('assistant plugins / doctor / --version', () => {
     expect(rows.filter((p) => !p.version).map((p) => p.name)).toEqual([]);
     expect(rows.find((p) => p.name === 'tools-fs')!.tools).toEqual(['Edit', 'Glob', 'Grep', 'LS', 'MultiEdit', 'Read', 'Write']);
     const text = await runCli(['--trust-project', 'plugins'], { cwd: dir, env });
-    expect(text.stdout).toContain('tool-bash@1.0.0\n  source: built-in (tool-bash/index.js)\n  hooks: permission, ready, registerTools, commands, afterToolCall\n  tools: Bash\n');
+    expect(text.stdout).toContain('tool-bash@1.0.0\n  source: built-in (tool-bash/index.js)\n  hooks: event, permission, commands, afterToolCall\n  tools: Bash\n');
   });
 
   it('stops quietly when the reader of its output goes away (| head)', async () => {

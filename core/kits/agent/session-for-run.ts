@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { AssistantError, SessionError } from '../../kernel/errors.js';
 import type { Kernel } from '../../kernel/kernel-types.js';
 import { openSession } from './session.js';
@@ -24,7 +23,7 @@ const recentList = (rows: SessionSummary[]) => rows.map((r) => `  ${summaryLine(
 async function pickSession(rows: SessionSummary[]): Promise<string> {
   process.stderr.write('Recent sessions of this project:\n');
   rows.forEach((r, i) => process.stderr.write(`  ${String(i + 1).padStart(2)}. ${summaryLine(r)}\n`));
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const rl = process.getBuiltinModule('node:readline/promises').createInterface({ input: process.stdin, output: process.stderr }); // loaded only to ask
   try {
     for (;;) {
       const answer = (await rl.question(`Resume which session? [1-${rows.length}, Enter for 1, q to quit] `)).trim();
