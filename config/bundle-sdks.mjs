@@ -29,39 +29,41 @@ for (const [file, contents] of SDKS)
   await bundleVendor(file, { stdin: { contents, resolveDir: root }, inject: [webGlobals] });
 
 /**
- * piscina starts its threads on its own worker file, found beside its main module by `__dirname`,
- * which in a bundle is the bundle's folder: the installed package's folder is asked of the resolver
- * instead. A piscina whose source no longer has that line fails the build rather than a run.
+ * An esbuild plugin that replaces one line of an installed package's file. A package whose source no
+ * longer has the line, or fails `stillAsExpected`, fails the build rather than a run.
  */
-const piscinaWorkerFile = {
-  name: 'piscina-worker-file',
-  setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, 'utf8');
-      const line = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
-      if (!source.includes(line) || source.split('__dirname').length !== 2) throw new Error(`bundle-sdks: ${path} no longer finds its worker file as expected; update piscinaWorkerFile`);
-      return { contents: source.replace(line, "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')"), loader: 'js' };
-    });
-  },
-};
+function replaceLine(name, file, { line, by, stillAsExpected = () => true }) {
+  return {
+    name,
+    setup(bundle) {
+      bundle.onLoad({ filter: file }, ({ path }) => {
+        const source = readFileSync(path, 'utf8');
+        if (!source.includes(line) || !stillAsExpected(source)) throw new Error(`bundle-sdks: ${path} is no longer as ${name} expects; update it`);
+        return { contents: source.replace(line, by), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * piscina starts its threads on its own worker file, found beside its main module by `__dirname`,
+ * which in a bundle is the bundle's folder: the installed package's folder is asked of the resolver instead.
+ */
+const piscinaWorkerFile = replaceLine('piscina-worker-file', /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/, {
+  line: "(0, node_path_1.resolve)(__dirname, 'worker.js')",
+  by: "(0, node_path_1.resolve)((0, node_path_1.dirname)(require.resolve('piscina')), 'worker.js')",
+  stillAsExpected: (source) => source.split('__dirname').length === 2,
+});
 
 /**
  * commander requires node:child_process at load for one thing, running an executable subcommand
  * (which the CLI has none of): it is required when that spawn happens instead (~2 ms of every start).
- * A commander whose source no longer has that line fails the build rather than a run.
  */
-const commanderLazyChildProcess = {
-  name: 'commander-lazy-child-process',
-  setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, 'utf8');
-      const line = "const childProcess = require('node:child_process');";
-      if (!source.includes(line) || source.split('childProcess.').some((part, i) => i > 0 && !part.startsWith('spawn(')))
-        throw new Error(`bundle-sdks: ${path} no longer uses node:child_process as expected; update commanderLazyChildProcess`);
-      return { contents: source.replace(line, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
-    });
-  },
-};
+const commanderLazyChildProcess = replaceLine('commander-lazy-child-process', /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/, {
+  line: "const childProcess = require('node:child_process');",
+  by: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  stillAsExpected: (source) => source.split('childProcess.').every((part, i) => i === 0 || part.startsWith('spawn(')),
+});
 
 // The main thread's CommonJS packages, one getter each so that a package runs only when first used
 // (the pool's piscina at the first tool call); bundle-runtime.mjs takes the list from this file.
