@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
 import { AssistantError, type Json, type SessionStore } from '../../core/index.js';
 import { CHECKPOINT_ERRORS } from './errors.js';
+import { GEAR } from './gear-table.js';
 
 const deflate = promisify(deflateRaw);
 
@@ -22,16 +23,12 @@ export interface BlobRef {
 const MIN_CHUNK = 2 * 1024;
 const MAX_CHUNK = 32 * 1024;
 const CUT_MASK = 0x1fff; // about 8 KiB between cuts on average
-let gear: Uint32Array | undefined;
-/** The gear table, made on first use (256 hashes a run that takes no checkpoint never needs). */
-const gearTable = () => (gear ??= Uint32Array.from({ length: 256 }, (_, i) => createHash('sha256').update(`gear${i}`).digest().readUInt32LE(0)));
 
 /** The content's cut points: chunk end offsets. */
 export function chunkEnds(data: Uint8Array): number[] {
   const ends: number[] = [];
   let start = 0;
   let h = 0;
-  const GEAR = gearTable();
   for (let i = 0; i < data.length; i++) {
     h = ((h << 1) + GEAR[data[i]!]!) >>> 0;
     const length = i + 1 - start;
