@@ -28,7 +28,8 @@ export function timeoutFor(definition: ToolDefinition<any>, input: Record<string
 }
 
 /**
- * Runs one call in the pool (module tools) or on the main thread (handlers). On timeout or batch
+ * Runs one call in the pool (module tools), or on the main thread (handlers, and module tools'
+ * calls their `inline` says are too small for a thread hop). On timeout or batch
  * abort the tool is asked to stop; if it has not returned after the grace period its worker is
  * terminated (and its process groups killed). A throw, a crash or a malformed return value all
  * become error results.
@@ -70,6 +71,12 @@ export function executeCall(definition: ToolDefinition<any>, options: ExecuteOpt
 
     let running: Promise<unknown>;
     if (definition.module) {
+      let inline = false;
+      try {
+        inline = definition.inline?.(options.input, context) === true;
+      } catch {
+        // A predicate that throws says no: the pool.
+      }
       worker = options.pool.run(definition.module, definition.export ?? 'run', {
         tool: definition.name,
         callId: context.callId,
@@ -81,7 +88,7 @@ export function executeCall(definition: ToolDefinition<any>, options: ExecuteOpt
         timeoutMs,
         ...(context.sessionId ? { sessionId: context.sessionId } : {}),
         ...(context.agentId ? { agentId: context.agentId } : {}),
-      });
+      }, inline);
       running = worker.result;
     } else {
       const signal = stopping.signal;
@@ -106,6 +113,4 @@ export function executeCall(definition: ToolDefinition<any>, options: ExecuteOpt
   });
 }
 
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-}
+const formatMs = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);

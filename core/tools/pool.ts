@@ -5,6 +5,7 @@ import type { ToolResult, WorkerTask } from '../types/tools.js';
 import { GrowthPolicy, type PoolLoad } from './pool-growth.js';
 import type { PortMessage, WorkerOutcome, WorkerPayload } from './worker.js';
 import { poolEntryUrl } from '../util/runtime-module.js';
+import runTask from './worker.js';
 
 /** How the worker pool is sized. */
 export interface PoolOptions {
@@ -87,8 +88,8 @@ export class ToolPool {
     this.run(module, '', {} as WorkerTask).result.catch(() => undefined);
   }
 
-  /** Starts one call in a worker, or queues it until a slot is free. */
-  run(module: string, exportName: string, task: WorkerTask): WorkerCall {
+  /** Starts one call in a worker, or queues it until a slot is free; `inline`: runs it on this thread (ToolDefinition.inline). */
+  run(module: string, exportName: string, task: WorkerTask, inline = false): WorkerCall {
     // The global MessageChannel: node:worker_threads whole is not loaded for it.
     const { port1, port2 } = new MessageChannel();
     const processes = new Set<number>();
@@ -107,11 +108,11 @@ export class ToolPool {
       port1.close();
       port2.close();
     });
-    this.queue.push(call);
-    this.ensure().then(
-      () => this.pump(),
-      (error: Error) => this.unqueue(call, error),
-    );
+    if (inline) runTask(call.payload).then((outcome) => call.resolve(outcome.result), call.reject);
+    else {
+      this.queue.push(call);
+      this.ensure().then(() => this.pump(), (error: Error) => this.unqueue(call, error));
+    }
     return {
       result,
       requestStop: (reason) => {
@@ -230,11 +231,7 @@ export class ToolPool {
 }
 
 /** What a call stopped before a worker took it rejects with (the runtime reports it as stopped). */
-function stoppedBeforeStart(reason: string): Error {
-  const error = new Error(`stopped before a worker took the call (${reason})`);
-  error.name = 'AbortError';
-  return error;
-}
+const stoppedBeforeStart = (reason: string): Error => Object.assign(new Error(`stopped before a worker took the call (${reason})`), { name: 'AbortError' });
 
 /** The default pool size: the cores, at least 2 (one slow tool never blocks the rest), at most 4. */
 export function defaultMaxThreads(): number {
@@ -244,8 +241,7 @@ export function defaultMaxThreads(): number {
 /** Kills a process group (its leader's pid) without caring whether it is still alive. */
 export function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
   try {
-    if (process.platform === 'win32') process.kill(pid, signal);
-    else process.kill(-pid, signal);
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
   } catch {
     // Already gone.
   }

@@ -62,8 +62,9 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
   const validators = new InputValidators();
   const abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
 
-  // A worker tool's thread boots while the model still streams the call's input.
-  hooks.event.tap('tool-runtime:warm-up', (e) => e.type === 'model' && e.event.type === 'tool_call_start' && pool.warm(registry.get(e.event.name)?.module));
+  // A worker tool's thread boots while the model still streams the call's input (not for a tool whose
+  // calls may run inline: a batch of small Reads then never starts one).
+  hooks.event.tap('tool-runtime:warm-up', (e) => e.type === 'model' && e.event.type === 'tool_call_start' && !registry.get(e.event.name)?.inline && pool.warm(registry.get(e.event.name)?.module));
 
   const emit = (event: OriginEvent) => {
     try {

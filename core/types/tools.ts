@@ -133,12 +133,19 @@ export type ToolImplementation<I> =
       export?: string;
       /** Plain data handed to every task of this tool. */
       options?: { [key: string]: Json };
+      /**
+       * True for a call too small to deserve a thread hop (a Read of a few KB): it runs on the main
+       * thread, the same module, export and task, while the pool's thread (if any) does the rest.
+       * Only for quick, bounded work that never blocks: such a call cannot be terminated. A throw is false.
+       */
+      inline?: (input: I, context: ToolContext) => boolean;
       handler?: undefined;
     }
   | {
       /** A main-thread handler, for tools whose state lives in the kernel (todos, sub-agents, MCP). */
       handler: (input: I, context: ToolContext) => Promise<ToolResult>;
       module?: undefined;
+      inline?: undefined;
     };
 
 /** A tool, as a plugin registers it. Built-in, MCP and third-party tools all use this shape. */

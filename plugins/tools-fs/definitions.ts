@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { globReach } from './patterns.js';
 import { INPUT_LIMITS } from './limits.js';
-import { escapeDeceptive, type LockSet, type ToolDefinition, type JsonSchema } from '../../core/index.js';
+import { escapeDeceptive, type LockSet, type ToolContext, type ToolDefinition, type JsonSchema } from '../../core/index.js';
 
 type Input = Record<string, unknown>;
 
@@ -35,6 +36,16 @@ const reads = (field: string, fallback?: string) => (input: Input): LockSet => (
 const writes = (field: string) => (input: Input): LockSet => ({ reads: [], writes: given(input, field) });
 /** The call's key argument for the UI line and the approval, control and bidi characters escaped so it reads as it is. */
 const text = (field: string) => (input: Input) => escapeDeceptive(String(input[field] ?? ''));
+
+/** Files a Read takes on the main thread (ToolDefinition.inline): a thread hop costs more than reading them. */
+const INLINE_READ_BYTES = 32 * 1024;
+/** Whether the file is a regular one that small (the path as the worker resolves it: from the project root). */
+const smallFile = (field: string) => (input: Input, context: ToolContext): boolean => {
+  const raw = input[field];
+  if (typeof raw !== 'string') return false;
+  const stats = statSync(isAbsolute(raw) ? raw : resolve(context.projectRoot, raw), { throwIfNoEntry: false });
+  return stats !== undefined && stats.isFile() && stats.size <= INLINE_READ_BYTES;
+};
 
 /**
  * A search reads its folder and the fixed prefix of each pattern that selects files (Glob's
@@ -77,6 +88,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
       access: reads('file_path'),
       risk: { category: 'read' },
       module: worker('read.worker.js'),
+      inline: smallFile('file_path'),
       timeoutMs: 30_000,
       summarize: text('file_path'),
     },

@@ -33,6 +33,7 @@ const marking = inline('test-marking-tool', (kernel) => {
   const schema = { type: 'object', properties: {}, required: [] };
   kernel.tools.register({ name: 'Marks', description: 'marks its loads', inputSchema: schema, module: MARKS, risk: { category: 'read' }, access: () => ({ reads: ['.'], writes: [] }) });
   kernel.tools.register({ name: 'Inline', description: 'runs on the main thread', inputSchema: schema, risk: { category: 'read' }, access: 'read', handler: async () => ({ content: [{ type: 'text', text: 'inline' }] }) });
+  kernel.tools.register({ name: 'MarksHere', description: 'a worker tool whose calls run inline', inputSchema: schema, module: MARKS, inline: () => true, risk: { category: 'read' }, access: 'read' });
 });
 
 const toolCallStart = (name: string) => ({ type: 'model' as const, event: { type: 'tool_call_start' as const, id: `warm-${name}`, name } });
@@ -74,11 +75,17 @@ describe('warming the tool pool', () => {
     expect(inline[0]!.isError).toBeUndefined();
     expect(loads(file)).toEqual([]);
 
+    // A worker tool whose calls may run inline (small Reads): no thread for it; its call loads the module on this thread.
+    kernel.hooks.event.call({ ...toolCallStart('MarksHere'), agentId: 'main', sessionId: 's' });
+    const [here] = await runCalls(kernel, [call('MarksHere', {})]);
+    expect((here!.metadata as Meta).thread).toBe(0);
+    expect(loads(file)).toEqual([0]);
+
     kernel.hooks.event.call({ ...toolCallStart('Marks'), agentId: 'main', sessionId: 's' });
-    await pollUntil(() => loads(file).length === 1, PATIENT_MS);
+    await pollUntil(() => loads(file).length === 2, PATIENT_MS);
     const [part] = await runCalls(kernel, [call('Marks', {})]);
     expect(part!.isError).toBeUndefined();
-    expect((part!.metadata as Meta).thread).toBe(loads(file)[0]);
-    expect(loads(file)).toHaveLength(1);
+    expect((part!.metadata as Meta).thread).toBe(loads(file)[1]);
+    expect(loads(file)).toHaveLength(2);
   });
 });
