@@ -79,7 +79,8 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
   it("is written for a pool thread's bundle by the thread, which is terminated rather than exits, and read by the next run's", async () => {
     const env = isolatedEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: tools.anthropicBaseURL });
     const dir = join(env.XDG_CACHE_HOME!, 'assistant', 'compile-cache', 'v8-cjs');
-    const cwd = makeProject({ '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic' } }), 'notes.txt': 'read me\n' });
+    // Over 32 KiB: a Read of a smaller file runs on the main thread (ToolDefinition.inline), and no pool thread would start.
+    const cwd = makeProject({ '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic' } }), 'notes.txt': 'read me\n'.repeat(5000) });
     const read = async () => {
       tools.reset();
       const run = await runCli(['-p', 'read notes', '--trust-project'], { cwd, env });
