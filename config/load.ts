@@ -17,7 +17,6 @@ import { defaultLayer } from './defaults.js';
 import { sha256 } from '../core/kits/trust/trust-store.js';
 import { applyTrust, checkLocalRules } from './trust.js';
 
-
 /** File names searched in each directory, first match wins. */
 export const SEARCH_PLACES = PROJECT_CONFIG_FILES;
 
