@@ -52,9 +52,17 @@ export function estimateMessagesTokens(messages: readonly Message[], from = 0, t
   return sum;
 }
 
+// A tool's estimate, by its schema object: requests rebuild the specs each turn, from the same
+// definitions, and a turn measures them several times (~40 tools, a few KB each).
+const toolCache = new WeakMap<object, { name: string; description: string; tokens: number }>();
+
 /** Estimated tokens of one tool definition as the model sees it. */
 export function estimateToolTokens(tool: ToolSpec): number {
-  return TOOL_OVERHEAD + estimateTextTokens(tool.name) + estimateTextTokens(tool.description) + estimateTextTokens(JSON.stringify(tool.inputSchema));
+  const cached = toolCache.get(tool.inputSchema);
+  if (cached?.name === tool.name && cached.description === tool.description) return cached.tokens;
+  const tokens = TOOL_OVERHEAD + estimateTextTokens(tool.name) + estimateTextTokens(tool.description) + estimateTextTokens(JSON.stringify(tool.inputSchema));
+  toolCache.set(tool.inputSchema, { name: tool.name, description: tool.description, tokens });
+  return tokens;
 }
 
 /** The budget part a message counts toward. */

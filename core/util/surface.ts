@@ -3,7 +3,8 @@ import { hostname, userInfo } from 'node:os';
 import type { SessionOwner, SurfaceKind } from '../types/session.js';
 
 function ttyName(): string | undefined {
-  if (!process.stdin.isTTY) return process.env.SSH_TTY;
+  // isatty, not process.stdin.isTTY: a headless run's stdin (a pipe, /dev/null) then never gets a stream made for it.
+  if (!process.getBuiltinModule('node:tty').isatty(0)) return process.env.SSH_TTY;
   try {
     // Linux names the terminal behind fd 0; elsewhere there is no cheap way, and `tty` says enough.
     return readlinkSync('/proc/self/fd/0');
@@ -45,19 +46,4 @@ export function currentOwner(now = Date.now()): SessionOwner {
 }
 
 /** Text from a lease (another process, maybe another machine, wrote it) made safe to print: no control characters, bounded. */
-const printable = (value: unknown) => String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 200);
-
-/** An owner for people: `headless on host build-7 (pid 4242)`, with its label when it has one. */
-export function describeOwner(owner: Pick<SessionOwner, 'kind' | 'label' | 'host' | 'pid' | 'surface'>): string {
-  if (!owner.kind) return printable(owner.surface);
-  return printable(`${owner.kind}${owner.label ? ` (${owner.label})` : ''} on host ${owner.host} (pid ${owner.pid})`);
-}
-
-/**
- * A lease's holder in a "session in use" refusal: which front end, then who and where, e.g.
- * `acp (Zed) at ana@build-7:/dev/pts/3 (pid 4242, since 10:02:11)`.
- */
-export function describeHolder(owner: Pick<SessionOwner, 'kind' | 'label' | 'surface' | 'pid' | 'since'>): string {
-  const front = owner.kind ? `${owner.kind}${owner.label ? ` (${owner.label})` : ''} at ` : '';
-  return printable(`${front}${owner.surface} (pid ${owner.pid}, since ${new Date(owner.since).toLocaleString()})`);
-}
+export const printable = (value: unknown) => String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 200);

@@ -30,9 +30,8 @@ function bomEncoding(bytes: Uint8Array): TextEncoding | undefined {
 /** Binary the way git judges it: a NUL byte in the first 8000 bytes (UTF-16 with a BOM excepted). */
 export function looksBinary(bytes: Uint8Array): boolean {
   if (bomEncoding(bytes)?.startsWith('utf16')) return false;
-  const end = Math.min(bytes.length, 8000);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  // indexOf, not a loop: a byte loop this long gets optimized by V8 in every short run.
+  return bytes.subarray(0, 8000).indexOf(0) !== -1;
 }
 
 /** Decodes text: BOMs honoured, UTF-8 when valid, else Latin-1 (every byte maps, so nothing is lost). */

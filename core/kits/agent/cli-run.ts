@@ -84,7 +84,8 @@ async function startSession(kernel: Kernel, flags: SessionFlags): Promise<AgentR
   // Fail before anything else happens when no model is reachable.
   const provider = kernel.provider();
   const defaults = { provider: provider.name, model: kernel.config.provider?.model ?? provider.defaultModel };
-  const session = await openSessionForRun(kernel, flags, defaults, Boolean(process.stdin.isTTY && process.stderr.isTTY));
+  // stderr first: a headless run's stdin (a pipe, /dev/null) then never gets a stream made for it.
+  const session = await openSessionForRun(kernel, flags, defaults, Boolean(process.stderr.isTTY && process.stdin.isTTY));
   kernel.session = session;
   return createRunner(kernel, session);
 }

@@ -17,5 +17,5 @@ export { createSessionDriver, startDrivenSession, type SessionDriver, type Sessi
 export { kernelForSurface, type SurfaceKernelOptions } from './surface-kernel.js';
 export { refuseMistypedCommand } from './mistyped-command.js';
 // Hand-off between surfaces: which front end this process is (the lease records it), and noticing a session moved away.
-export { setSurface, describeOwner } from '../../util/surface.js';
-export { watchLease, type LeaseLoss, type LeaseWatch, type LeaseWatchOptions } from './lease-watch.js';
+export { setSurface } from '../../util/surface.js';
+export { describeOwner, watchLease, type LeaseLoss, type LeaseWatch, type LeaseWatchOptions } from './lease-watch.js';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Kernel } from '../../kernel/kernel-types.js';
 import type { SessionOwner } from '../../types/session.js';
-import { describeOwner } from '../../util/surface.js';
+import { printable } from '../../util/surface.js';
 
 /** Where a session went when this surface lost its lease. */
 export interface LeaseLoss {
@@ -124,4 +124,10 @@ export function watchLease(kernel: Kernel, onLost: (loss: LeaseLoss) => void, op
     },
     check: () => check(true),
   };
+}
+
+/** An owner for people: `headless on host build-7 (pid 4242)`, with its label when it has one. */
+export function describeOwner(owner: Pick<SessionOwner, 'kind' | 'label' | 'host' | 'pid' | 'surface'>): string {
+  if (!owner.kind) return printable(owner.surface);
+  return printable(`${owner.kind}${owner.label ? ` (${owner.label})` : ''} on host ${owner.host} (pid ${owner.pid})`);
 }

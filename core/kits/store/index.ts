@@ -10,4 +10,4 @@ export { ago, summaryLine } from './session-format.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults, resumeEvent } from './session-events.js';
 export { ownerAlive, processStartTicks } from './owner-alive.js';
 // How a refusal names the surface holding a session's lease (stores word ASSISTANT_SESSION_IN_USE with it).
-export { describeHolder } from '../../util/surface.js';
+export { describeHolder } from './describe-holder.js';
