@@ -6,7 +6,7 @@ import { controlReport, watchControlPaths, type ControlChange } from './control-
 import type { ControlEntry } from './control-mounts.js';
 import type { EnvironmentPolicy } from './env-policy.js';
 import { networkLine, networkPermission, type NetworkState } from './network.js';
-import { bwrapVersion, probeSandboxSoon, sandboxArgs, sandboxLikely, sandboxSettings, sandboxUnavailable, sandboxVerdict, type SandboxProbe, type SandboxSettings } from './sandbox.js';
+import { bwrapVersion, probeSandbox, probeSandboxSoon, sandboxArgs, sandboxLikely, sandboxSettings, sandboxUnavailable, sandboxVerdict, type SandboxProbe, type SandboxSettings } from './sandbox.js';
 import { BASH_ERRORS } from './errors.js';
 
 /** Options of the tool-bash plugin. */
@@ -113,7 +113,12 @@ export default definePlugin<ToolBashOptions>({
         if (refusal instanceof Error) throw refusal;
       });
     }
-    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, () => verdict()) }));
+    // The doctor tries bwrap itself rather than trust an earlier run's verdict.
+    const checkNow = () => {
+      if (sandbox.mode !== 'off') probeSandbox({ trial: true });
+      return verdict();
+    };
+    kernel.hooks.commands.tap('tool-bash', (registry) => registry.addCheck({ name: 'sandbox', run: () => sandboxCheck(sandbox, checkNow) }));
 
     // Per call: the main thread's watch of the control paths (what its cancel check found, and how
     // to stop listening), and what to tell the model.

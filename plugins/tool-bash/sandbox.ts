@@ -15,6 +15,7 @@ import { findOnPath } from '../../core/kits/fs/index.js';
 import { controlDenials, controlMounts, type ControlEntry } from './control-mounts.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 import { BASH_ERRORS } from './errors.js';
+import { rememberedVerdict, rememberVerdict } from './remembered-verdict.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -57,6 +58,8 @@ const USER_NAMESPACE = ['--unshare-user', '--disable-userns'];
 
 let probed: SandboxProbe | undefined;
 let probing: Promise<SandboxProbe> | undefined;
+/** Set when `probed` is an earlier run's verdict (remembered-verdict.ts) rather than this run's trial. */
+let remembered = false;
 
 /** What one bwrap trial run reported. */
 interface Trial {
@@ -115,15 +118,35 @@ function trialSoon(program: string, extra: string[], readStderr: boolean): Promi
 
 const unsupported = (): SandboxProbe => ({ available: false, reason: `no sandbox is implemented for ${process.platform} yet (Linux uses bubblewrap, macOS sandbox-exec)` });
 
-/** Whether commands can be sandboxed here, found by trial runs of bwrap once per process; waits for them. */
-export function probeSandbox(): SandboxProbe {
+/** A verdict kept from an earlier run for PATH's `program`, taken as this run's. */
+function recall(program: string): SandboxProbe | undefined {
+  const kept = rememberedVerdict(program);
+  if (kept && !probed) remembered = true;
+  return kept && (probed ??= kept);
+}
+
+/** A trial's verdict, kept for the next runs when it is the strongest (remembered-verdict.ts). */
+function settle(verdict: SandboxProbe): SandboxProbe {
+  rememberVerdict(verdict);
+  return (probed ??= verdict);
+}
+
+/**
+ * Whether commands can be sandboxed here: an earlier run's verdict when one holds, else found by
+ * trial runs of bwrap once per process; waits for them. `trial` (`assistant doctor`) runs the trial
+ * even when an earlier run's verdict holds.
+ */
+export function probeSandbox(options: { trial?: boolean } = {}): SandboxProbe {
+  if (options.trial && remembered) [probed, probing, remembered] = [undefined, undefined, false];
   if (probed) return probed;
   if (process.platform === 'darwin') return (probed = probeSeatbelt());
   if (process.platform !== 'linux') return (probed = unsupported());
   const program = findOnPath('bwrap');
   if (!program) return (probed = NOT_INSTALLED);
+  const kept = options.trial ? undefined : recall(program);
+  if (kept) return kept;
   const withUserNamespace = trialNow(program, USER_NAMESPACE);
-  return (probed = verdictOf(program, withUserNamespace, needsPlainTrial(withUserNamespace) ? trialNow(program, []) : undefined));
+  return settle(verdictOf(program, withUserNamespace, needsPlainTrial(withUserNamespace) ? trialNow(program, []) : undefined));
 }
 
 /**
@@ -136,9 +159,10 @@ export function probeSandboxSoon(): Promise<SandboxProbe> {
   probing ??= (async () => {
     const program = findOnPath('bwrap');
     if (!program) return (probed ??= NOT_INSTALLED);
+    const kept = recall(program);
+    if (kept) return kept;
     const withUserNamespace = await trialSoon(program, USER_NAMESPACE, false);
-    const verdict = verdictOf(program, withUserNamespace, needsPlainTrial(withUserNamespace) ? await trialSoon(program, [], true) : undefined);
-    return (probed ??= verdict);
+    return settle(verdictOf(program, withUserNamespace, needsPlainTrial(withUserNamespace) ? await trialSoon(program, [], true) : undefined));
   })();
   return probing;
 }
