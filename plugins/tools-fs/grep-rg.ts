@@ -4,6 +4,8 @@ import type { WorkerContext } from '../../core/kits/tool/index.js';
 import type { GrepFile, GrepQuery } from './grep-query.js';
 
 let available: boolean | undefined;
+/** The `rg` PATH found, run by its path: by name, the child tried every folder of PATH before it. */
+let program = 'rg';
 
 /**
  * True when PATH has an executable `rg` (looked up once per worker). A lookup, not a run of
@@ -13,8 +15,12 @@ let available: boolean | undefined;
  */
 export function ripgrepAvailable(cwd: string): boolean {
   if (process.platform === 'win32') available ??= spawnSync('rg', ['--version'], { stdio: 'ignore', timeout: 5000 }).status === 0;
-  // Relative and empty PATH entries resolve against the directory rg starts in, as for execvp.
-  available ??= findOnPath('rg', { cwd }) !== undefined;
+  if (available === undefined) {
+    // Relative and empty PATH entries resolve against the directory rg starts in, as for execvp.
+    const found = findOnPath('rg', { cwd });
+    if (found) program = found;
+    available = found !== undefined;
+  }
   return available;
 }
 
@@ -97,7 +103,7 @@ class OutputParser {
 /** Runs ripgrep for `query`; rejects with ripgrep's message when it fails (a bad regex, say). */
 export function searchWithRipgrep(query: GrepQuery, context: WorkerContext): Promise<GrepFile[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn('rg', ripgrepArgs(query), { cwd: query.projectRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn(program, ripgrepArgs(query), { cwd: query.projectRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     if (child.pid) context.trackProcess(child.pid);
     const parser = new OutputParser(query.mode);
     let stderr = '';
