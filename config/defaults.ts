@@ -75,9 +75,10 @@ export function defaultPricing(): NonNullable<AssistantConfig['pricing']> {
 /** The lowest configuration layer. */
 export function defaultLayer(): ConfigLayer {
   return {
-    values: { ...structuredClone(DEFAULT_VALUES), pricing: defaultPricing(), plugins: DEFAULT_PLUGINS.map((name) => `./${BUILTIN_FOLDERS[name] ?? name}`) },
+    values: { ...structuredClone(DEFAULT_VALUES), pricing: defaultPricing(), plugins: DEFAULT_PLUGINS.map((name) => `./${BUILTIN_FOLDERS[name] ?? name}/index.js`) },
     source: 'defaults',
-    // Built-in plugin paths are relative to the compiled plugins folder.
+    // Built-in plugin paths are relative to the compiled plugins folder, and name the file: resolving
+    // a folder costs each plugin several stats (foo, foo.js, foo.mjs, foo.cjs, foo/package.json...).
     baseDir: fileURLToPath(new URL('../plugins/', import.meta.url)),
   };
 }
