@@ -21,6 +21,8 @@ for (const name of readdirSync(join(dist, 'plugins'))) {
   if (mod.default?.optionsSchema) schemas.push(mod.default.optionsSchema);
   // A provider validates its `provider:` options against a schema of its own when it is chosen.
   if (mod.providerOptions) schemas.push(mod.providerOptions);
+  // Schemas a plugin registers in more than one shape (Bash's, by what the sandbox allows): all of them.
+  if (typeof mod.precompiledSchemas === 'function') schemas.push(...mod.precompiledSchemas());
 }
 
 // The built-in tools' input schemas, as the default preset registers them: each call validates its

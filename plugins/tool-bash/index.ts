@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { definePlugin, errorResult, isInside, realPath, Stage, userDirs, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
+import { definePlugin, errorResult, isInside, realPath, Stage, userDirs, type JsonSchema, type Kernel, type PrepareOutcome, type ToolContext } from '../../core/index.js';
 import { addedDirectoriesOf } from '../../core/kits/fs/index.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './limits.js';
 import { controlReport, watchControlPaths, type ControlChange } from './control-guard.js';
@@ -31,6 +31,26 @@ interface BashInput {
 
 /** A little longer than the command's own limit, so the worker reports the timeout itself (with output). */
 const RUNTIME_MARGIN_MS = 5_000;
+
+/** Bash's input; `network` is offered only where it means something: commands run sandboxed without network. */
+function bashInputSchema(state: NetworkState): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1, description: 'The command to run.' },
+      timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
+      description: { type: 'string', description: 'What the command does, in 5-10 words.' },
+      ...(state === 'no-network'
+        ? { network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is asked.' } }
+        : {}),
+    },
+    required: ['command'],
+    additionalProperties: false,
+  };
+}
+
+/** For the build (config/precompile-schemas.mjs): Bash's input in every shape, whichever one the build machine registers. */
+export const precompiledSchemas = (): JsonSchema[] => (['unsandboxed', 'network', 'no-network'] as const).map(bashInputSchema);
 
 export default definePlugin<ToolBashOptions>({
   name: 'tool-bash',
@@ -155,20 +175,7 @@ export default definePlugin<ToolBashOptions>({
         name: 'Bash',
         plugin: 'tool-bash',
         description: `${readFileSync(new URL('./bash.txt', import.meta.url), 'utf8').trim()}\n${networkLine(state)}`,
-        inputSchema: {
-          type: 'object',
-          properties: {
-            command: { type: 'string', minLength: 1, description: 'The command to run.' },
-            timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Time limit in milliseconds (default 120000, max 600000).' },
-            description: { type: 'string', description: 'What the command does, in 5-10 words.' },
-            // Offered only where it means something: commands run sandboxed without network.
-            ...(state === 'no-network'
-              ? { network: { type: 'boolean', description: 'Run this one command with network access (the sandbox has none otherwise); the user is asked.' } }
-              : {}),
-          },
-          required: ['command'],
-          additionalProperties: false,
-        },
+        inputSchema: bashInputSchema(state),
         // Any command may touch anything: the policy parses the command for what it touches, and a
         // policy plugin that proves a command read-only says so to the scheduler through the lockSet hook.
         access: () => ({ reads: [], writes: ['*'] }),

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coreConfigSchema } from '../../dist/config/schema.js';
+import { precompiledSchemas as bashSchemas } from '../../dist/plugins/tool-bash/index.js';
 import { ajv, compileSchema, precompiledName, shippedValidators } from '../../dist/core/util/json-validate.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
@@ -40,5 +41,14 @@ describe('schema validators', () => {
       expect(shipped(structuredClone(value))).toBe(fresh(structuredClone(value)));
       expect(shipped.errors ?? null).toEqual(fresh.errors ?? null);
     }
+  });
+
+  it("include every shape of Bash's input, whichever the build machine's sandbox registered", () => {
+    const shapes = bashSchemas();
+    expect(shapes.map((schema) => Object.keys(schema.properties ?? {}).includes('network'))).toEqual([false, false, true]);
+    for (const schema of shapes) expect(typeof shippedValidators()?.[precompiledName(schema as object)]).toBe('function');
+    // A copy with its keys in another order is not the same schema text: it is compiled in memory.
+    const reordered = Object.fromEntries(Object.entries(shapes[0]!).reverse());
+    expect(shippedValidators()?.[precompiledName(reordered)]).toBeUndefined();
   });
 });
