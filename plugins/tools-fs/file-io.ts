@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { statSync, type Stats } from 'node:fs';
 
 /** How a text file's bytes map to characters; kept so a rewrite does not change it. */
 export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'utf16be' | 'latin1';
 
-/** SHA-256 of a file's bytes: what "the version the model saw" means. */
+/** SHA-256 of a file's bytes: what "the version the model saw" means (node:crypto loads with the first, not with this module). */
 export function checksum(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The file's stats, or undefined when nothing is there. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -32,8 +31,10 @@ function tempPrefix(path: string): string {
   return `.${basename(path)}${TEMP_MARK}`;
 }
 
+// node:crypto loads with a thread's first write, not with this module: a pool thread that only
+// searches or runs commands never loads it.
 function tempPathFor(path: string): string {
-  return join(dirname(path), `${tempPrefix(path)}${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(path), `${tempPrefix(path)}${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`);
 }
 
 function sweepStaleTemps(path: string): void {
