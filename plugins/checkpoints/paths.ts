@@ -12,7 +12,7 @@ export function realTarget(path: string): string | undefined {
   const rest: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     try {
-      return join(realpathSync(at), ...rest.reverse());
+      return join(realpathSync.native(at), ...rest.reverse());
     } catch {
       if (dirname(at) === at) return undefined;
       rest.push(basename(at));

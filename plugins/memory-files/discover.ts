@@ -72,7 +72,7 @@ function importTargets(text: string): string[] {
 export async function readMemoryFile(path: string, scope: MemoryScope, options: ReadOptions, importedBy?: string, depth = 0): Promise<MemoryFile[]> {
   let real: string;
   try {
-    real = realpathSync(path);
+    real = realpathSync.native(path);
     if (!statSync(real).isFile()) return [];
   } catch {
     if (importedBy) options.warnings.push(`${importedBy}: @${path} does not exist`);

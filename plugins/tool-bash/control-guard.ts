@@ -92,7 +92,7 @@ interface Anchor {
 function anchorOf(path: string): Anchor | undefined {
   for (let dir = dirname(path); ; dir = dirname(dir)) {
     try {
-      return { dir, real: realpathSync(dir) };
+      return { dir, real: realpathSync.native(dir) };
     } catch {
       if (dirname(dir) === dir) return undefined;
     }
@@ -107,7 +107,7 @@ function anchorOf(path: string): Anchor | undefined {
 function wayIsSafe(path: string, anchor: Anchor | undefined): boolean {
   if (!anchor) return false;
   try {
-    if (realpathSync(anchor.dir) !== anchor.real) return false;
+    if (realpathSync.native(anchor.dir) !== anchor.real) return false;
   } catch {
     return false;
   }

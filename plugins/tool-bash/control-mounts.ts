@@ -41,7 +41,7 @@ const kind = (path: string) => {
 
 const real = (path: string) => {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }

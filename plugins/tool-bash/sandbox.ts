@@ -198,7 +198,7 @@ export function sandboxUnavailable(probe: SandboxProbe): ToolError {
 
 const real = (path: string) => {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }
