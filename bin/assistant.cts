@@ -19,7 +19,7 @@ async function loadMain(): Promise<Main> {
   if (existsSync(bundled)) return (require(bundled) as Record<string, { main: Main }>)['bin/cli.js']!.main;
   const cache = await import('../config/compile-cache.js');
   cache.enableCompileCache(); // Node 22+: compiled code kept between runs
-  (await import('../config/wasm-baseline.js')).keepWasmOnBaseline(cache.saveCompileCache);
+  (await import('../config/wasm-baseline.js')).keepWasmOnBaseline(cache.saveCompileCacheBeforeFlagChange);
   return (await import('./cli.js')).main;
 }
 

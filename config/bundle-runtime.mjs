@@ -255,7 +255,7 @@ const bundles = { 'runtime.cjs': await bundleCommonJs('runtime.cjs', entries), '
 // WebAssembly on V8's baseline compiler (the flag set at the first compile, the cache written first).
 await build({
   stdin: {
-    contents: "export { enableCompileCache, saveCompileCache } from './config/compile-cache.js';\nexport { keepWasmOnBaseline } from './config/wasm-baseline.js';\n",
+    contents: "export { enableCompileCache, saveCompileCache, saveCompileCacheBeforeFlagChange } from './config/compile-cache.js';\nexport { keepWasmOnBaseline } from './config/wasm-baseline.js';\n",
     resolveDir: dist,
     sourcefile: 'start-entry.js',
     loader: 'js',
@@ -277,7 +277,7 @@ writeFileSync(
 'use strict';
 const start = require('./start.cjs');
 start.enableCompileCache();
-start.keepWasmOnBaseline(start.saveCompileCache);
+start.keepWasmOnBaseline(start.saveCompileCacheBeforeFlagChange);
 const bundle = require('./runtime.cjs');
 bundle.setImport((specifier) => import(specifier));
 module.exports = bundle;
@@ -295,7 +295,7 @@ writeFileSync(
 'use strict';
 const cache = require('./start.cjs');
 cache.enableCompileCache({ onlyIfPresent: true });
-cache.keepWasmOnBaseline(cache.saveCompileCache);
+cache.keepWasmOnBaseline(cache.saveCompileCacheBeforeFlagChange);
 const bundle = require('./tools.cjs');
 bundle.setImport((specifier) => import(specifier));
 const runTask = bundle['core/tools/worker.js'].default;

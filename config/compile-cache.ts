@@ -23,6 +23,16 @@ interface PendingCache {
 }
 /** Those of this thread, written at exit (or when saveCompileCache is called). */
 const pending: PendingCache[] = [];
+/**
+ * Files compiled from a cache, with how many built-in modules the run that wrote it had loaded (the
+ * file's first 4 bytes). A cache holds the functions its writer ran: one written by a one-shot
+ * answer lacks all of a task's tools (~35 ms of CPU compiling them in every task run after). A run
+ * that has loaded more built-ins than the writer did has done more, so it writes the cache again:
+ * the functions it took from the cache plus its own. Cheap to tell, and settles after a few runs.
+ */
+const cached: (PendingCache & { writerModules: number })[] = [];
+/** Bytes before V8's data in a cache file: the writer's count of loaded built-in modules (uint32 LE). */
+const HEADER = 4;
 /** Caches kept per bundle file: the one just written and the newest others (another installed version may still use one). */
 const KEPT_PER_FILE = 3;
 
@@ -48,7 +58,7 @@ export function enableCompileCache(options: { onlyIfPresent?: boolean } = {}): v
   enabled = true;
   const node = nodeModule as { enableCompileCache?: (dir: string) => unknown };
   if (node.enableCompileCache) node.enableCompileCache(dir);
-  else cacheOwnCommonJs(join(dir, 'v8-cjs'));
+  else cacheOwnCommonJs(join(dir, 'v8-cjs'), !options.onlyIfPresent);
 }
 
 type Compile = (this: nodeModule.Module, content: string, filename: string, ...rest: unknown[]) => unknown;
@@ -57,10 +67,10 @@ type Compile = (this: nodeModule.Module, content: string, filename: string, ...r
  * Compiles the package's `.cjs` files through vm.Script with V8's code cache: the cache of a file is
  * named by its content's checksum and Node's version (V8 itself checks little more than the
  * length), and written at exit, after the run compiled what it used (a pool thread's: when its entry
- * calls saveCompileCache), only when there was none or V8 refused it. A cache that cannot be read or
- * written costs nothing but the cache.
+ * calls saveCompileCache), when there was none, V8 refused it, or its writer had done less than this
+ * run (`cached`). A cache that cannot be read or written costs nothing but the cache.
  */
-function cacheOwnCommonJs(dir: string): void {
+function cacheOwnCommonJs(dir: string, atExit: boolean): void {
   // The option that keeps import() working in such code compiled without a cache (compiled from one,
   // Node 20's import() fails: the runtime bundles import through dist/bundle/runtime.js); without
   // it (older Node 20), no cache.
@@ -73,23 +83,24 @@ function cacheOwnCommonJs(dir: string): void {
     if (!filename.startsWith(OWN_DIST) || !filename.endsWith('.cjs') || process.sourceMapsEnabled) return original.call(this, content, filename, ...rest);
     // Named by the file, Node's version and the content's CRC-32 and length (a SHA-256 of the ~1.5 MB
     // cost ~8 ms per start; the name guards against a stale cache, not an attacker: see the folder).
-    const file = join(dir, `${basename(filename)}-${process.version}-${crc32(content).toString(16).padStart(8, '0')}-${content.length}.bin`);
-    let cachedData: Buffer | undefined;
+    const file = join(dir, `${basename(filename)}-${process.version}-${crc32(content).toString(16).padStart(8, '0')}-${content.length}.v2.bin`);
+    let stored: Buffer | undefined;
     try {
-      cachedData = readFileSync(file);
+      stored = readFileSync(file);
     } catch {
       // None yet.
     }
+    const cachedData = stored && stored.length > HEADER ? stored.subarray(HEADER) : undefined;
     const script = new vm.Script(wrap(content), { filename, cachedData, importModuleDynamically: loader as never });
-    const write = !cachedData || script.cachedDataRejected;
-    if (write) {
+    // The main thread checks its caches at exit; a pool thread when its entry calls saveCompileCache.
+    if (atExit && !pending.length && !cached.length) process.once('exit', () => writeCaches());
+    if (!cachedData || script.cachedDataRejected) {
+      // Only a start that found no usable cache gets here: it pays for loading node:v8.
+      pending.push({ file, family: `${basename(filename)}-`, script, version: cacheVersion() });
       // The folder is made now, not at exit: a home folder being removed under an exiting run (a
       // test's cleanup) is not made again.
-      // Only a start that found no usable cache gets here: it pays for loading node:v8 and node:worker_threads.
-      if (!pending.length && process.getBuiltinModule('node:worker_threads').isMainThread) process.once('exit', () => writeCaches(pending));
-      pending.push({ file, family: `${basename(filename)}-`, script, version: cacheVersion() });
       makeFolder(dir);
-    }
+    } else cached.push({ file, family: `${basename(filename)}-`, script, version: 0, writerModules: stored!.readUInt32LE(0) });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
   };
@@ -101,7 +112,16 @@ function cacheOwnCommonJs(dir: string): void {
  * file it loaded had a usable cache, as in every run after the first.
  */
 export function saveCompileCache(): void {
-  writeCaches(pending);
+  writeCaches();
+}
+
+/** Set once V8's flags change (wasm-baseline.ts): every cache made from then on would be refused by the next start. */
+let frozen = false;
+
+/** Writes this thread's caches one last time, right before V8's flags change (config/wasm-baseline.ts's callback). */
+export function saveCompileCacheBeforeFlagChange(): void {
+  writeCaches();
+  frozen = true;
 }
 
 function makeFolder(dir: string): void {
@@ -112,21 +132,36 @@ function makeFolder(dir: string): void {
   }
 }
 
-/** Writes each cache whole or not at all (another run may be reading it), into the folder made earlier. */
-function writeCaches(pending: PendingCache[]): void {
+/**
+ * Writes each cache whole or not at all (another run may be reading it), into the folder made
+ * earlier: the files that had none, and those whose writer had done less than this run (`cached`),
+ * which from then on are written like the first.
+ */
+function writeCaches(): void {
+  if (frozen) return;
+  const modules = loadedBuiltins();
+  const grown = cached.filter((entry) => modules > entry.writerModules);
+  // V8's flags are still the start's (frozen says when they change): the version now is the one they were compiled under.
+  if (grown.length) pending.push(...grown.map((entry) => ({ ...entry, version: cacheVersion() })));
+  for (const entry of grown) cached.splice(cached.indexOf(entry), 1);
   if (!pending.length) return;
   const { threadId } = process.getBuiltinModule('node:worker_threads');
   const version = cacheVersion();
+  const header = Buffer.alloc(HEADER);
+  header.writeUInt32LE(modules);
   for (const { file, family, script } of pending.filter((cache) => cache.version === version))
     try {
       const partial = `${file}.${process.pid}-${threadId}.tmp`;
-      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      writeFileSync(partial, Buffer.concat([header, script.createCachedData()]), { mode: 0o600 });
       renameSync(partial, file);
       pruneFamily(file, family);
     } catch {
       // A read-only or full disk: the next run compiles again.
     }
 }
+
+/** How many built-in modules and bindings this thread has loaded (Node's own list; 0 where a Node has none: no cache is then written again). */
+const loadedBuiltins = () => (process as { moduleLoadList?: readonly string[] }).moduleLoadList?.length ?? 0;
 
 /** V8's code cache version: its own version, flags and CPU features. */
 const cacheVersion = () => process.getBuiltinModule('node:v8').cachedDataVersionTag();

@@ -69,7 +69,7 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const first = files();
     // The runtime, the validators, the runtime's CommonJS packages and the SDK bundle; no temporary file left behind.
     expect(Object.keys(first)).toHaveLength(4);
-    for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-f]{8}-\d+\.bin$/);
+    for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-f]{8}-\d+\.v2\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     await ask();
@@ -108,6 +108,35 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     await ask();
     const after = files();
     for (const [name, cache] of Object.entries(written)) expect(after[name], name).toEqual(cache);
+  });
+
+  it('is written again by a run that did more than the run that wrote it, and not by one that did less', async () => {
+    const env = isolatedEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
+    const dir = join(env.XDG_CACHE_HOME!, 'assistant', 'compile-cache', 'v8-cjs');
+    const cwd = makeProject({ '.assistantrc.json': JSON.stringify({ provider: { name: 'anthropic' } }), 'notes.txt': 'read me\n'.repeat(5000) });
+    const runtimeCache = () => {
+      const name = readdirSync(dir).find((file) => file.startsWith('runtime.cjs-'))!;
+      const bytes = readFileSync(join(dir, name));
+      // The first 4 bytes: how many built-in modules the writing run had loaded.
+      return { name, bytes, writerModules: bytes.readUInt32LE(0), mtime: statSync(join(dir, name)).mtimeMs };
+    };
+    const answer = async () => expect((await runCli(['-p', 'hi', '--trust-project'], { cwd, env })).stdout.trim()).toBe('cached answer');
+    const read = async () => {
+      tools.reset();
+      expect((await runCli(['-p', 'read notes', '--trust-project'], { cwd, env: { ...env, ANTHROPIC_BASE_URL: tools.anthropicBaseURL } })).stdout.trim()).toBe('read it');
+    };
+    await answer();
+    const byAnswer = runtimeCache();
+    // A run with tools loads more (the pool, the permission engine, the tools' code): it writes the cache again, with its code too.
+    await read();
+    const byRead = runtimeCache();
+    expect(byRead.name).toBe(byAnswer.name);
+    expect(byRead.writerModules).toBeGreaterThan(byAnswer.writerModules);
+    expect(byRead.bytes.length).toBeGreaterThan(byAnswer.bytes.length);
+    // Neither a run that does less nor one that does as much writes it again.
+    await answer();
+    await read();
+    expect(runtimeCache()).toEqual(byRead);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE, as Node 22 has it', async () => {
