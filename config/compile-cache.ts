@@ -95,7 +95,7 @@ function cacheOwnCommonJs(dir: string, atExit: boolean): void {
     // The main thread checks its caches at exit; a pool thread when its entry calls saveCompileCache.
     if (atExit && !pending.length && !cached.length) process.once('exit', () => writeCaches());
     if (!cachedData || script.cachedDataRejected) {
-      // Only a start that found no usable cache gets here: it pays for loading node:v8.
+      // Only a start that found no usable cache (or, at its end, one that outgrew it) pays for loading node:v8.
       pending.push({ file, family: `${basename(filename)}-`, script, version: cacheVersion() });
       // The folder is made now, not at exit: a home folder being removed under an exiting run (a
       // test's cleanup) is not made again.
@@ -140,10 +140,11 @@ function makeFolder(dir: string): void {
 function writeCaches(): void {
   if (frozen) return;
   const modules = loadedBuiltins();
-  const grown = cached.filter((entry) => modules > entry.writerModules);
-  // V8's flags are still the start's (frozen says when they change): the version now is the one they were compiled under.
-  if (grown.length) pending.push(...grown.map((entry) => ({ ...entry, version: cacheVersion() })));
-  for (const entry of grown) cached.splice(cached.indexOf(entry), 1);
+  for (const entry of cached.filter((kept) => modules > kept.writerModules)) {
+    // V8's flags are still the start's (frozen says when they change): the version now is the one it was compiled under.
+    pending.push({ ...entry, version: cacheVersion() });
+    cached.splice(cached.indexOf(entry), 1);
+  }
   if (!pending.length) return;
   const { threadId } = process.getBuiltinModule('node:worker_threads');
   const version = cacheVersion();

@@ -44,24 +44,28 @@ function verdictIn(env: NodeJS.ProcessEnv, options: { trial?: boolean } = {}) {
 
 const keptFile = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'assistant', 'sandbox-verdict.json');
 
+/** A working fake bwrap whose verdict a first run kept (its trial's mark cleared), and the environment it holds for. */
+function keptVerdict(extra: NodeJS.ProcessEnv = {}) {
+  const bwrap = fakeBwrap(0);
+  const env = { ...isolatedEnv(), PATH: bwrap.bin, ...extra };
+  const first = verdictIn(env);
+  expect(bwrap.ran()).toBe(true);
+  return { bwrap, env, first };
+}
+const DOCTOR_ENV = { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+
 describe("bwrap's verdict between runs", () => {
   it('is taken by the next run without a trial while bwrap and the environment are the same', () => {
-    const bwrap = fakeBwrap(0);
-    const env = { ...isolatedEnv(), PATH: bwrap.bin };
-    const first = verdictIn(env);
+    const { bwrap, env, first } = keptVerdict();
     expect(first).toEqual({ available: true, userNamespace: true, program: bwrap.program });
-    expect(bwrap.ran()).toBe(true);
     expect(verdictIn(env)).toEqual(first);
     expect(bwrap.ran()).toBe(false);
   });
 
   it('is tried again when the bwrap file changes', () => {
-    const bwrap = fakeBwrap(0);
-    const env = { ...isolatedEnv(), PATH: bwrap.bin };
-    verdictIn(env);
-    bwrap.ran();
+    const { bwrap, env } = keptVerdict();
     // Rewritten in place to the same length: the same path, file and size.
-    writeFileSync(bwrap.program, readFileSync(bwrap.program, 'utf8').replace('exit 0', 'exit 0 '.trimEnd()).replace('bubblewrap 0.0', 'bubblewrap 0.1'));
+    writeFileSync(bwrap.program, readFileSync(bwrap.program, 'utf8').replace('bubblewrap 0.0', 'bubblewrap 0.1'));
     verdictIn(env);
     expect(bwrap.ran()).toBe(true);
     expect(verdictIn(env).available).toBe(true);
@@ -69,9 +73,7 @@ describe("bwrap's verdict between runs", () => {
   });
 
   it('is not taken for another bwrap: a kept verdict names the file it holds for', () => {
-    const kept = fakeBwrap(0);
-    const env = { ...isolatedEnv(), PATH: kept.bin };
-    verdictIn(env);
+    const { bwrap: kept, env } = keptVerdict();
     const file = keptFile(env);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint: string; program: string };
     // Another bwrap comes first on PATH: it is tried, and its own verdict is the one used.
@@ -98,10 +100,7 @@ describe("bwrap's verdict between runs", () => {
   });
 
   it('is ignored when the kept file is not one this version wrote', () => {
-    const bwrap = fakeBwrap(0);
-    const env = { ...isolatedEnv(), PATH: bwrap.bin };
-    verdictIn(env);
-    bwrap.ran();
+    const { bwrap, env } = keptVerdict();
     for (const junk of ['', '{', 'null', '[]', JSON.stringify({ program: bwrap.program }), JSON.stringify({ program: bwrap.program, fingerprint: 'x' })]) {
       writeFileSync(keptFile(env), junk);
       expect(verdictIn(env).available).toBe(true);
@@ -110,10 +109,7 @@ describe("bwrap's verdict between runs", () => {
   });
 
   it('is not trusted by `assistant doctor`, which tries bwrap itself', async () => {
-    const bwrap = fakeBwrap(0);
-    const env = { ...isolatedEnv(), PATH: bwrap.bin, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
-    verdictIn(env);
-    bwrap.ran();
+    const { bwrap, env } = keptVerdict(DOCTOR_ENV);
     expect(verdictIn(env, { trial: true }).available).toBe(true);
     expect(bwrap.ran()).toBe(true);
     const root = makeProject({});
@@ -123,9 +119,7 @@ describe("bwrap's verdict between runs", () => {
   });
 
   it("is forgotten when a trial finds less: an earlier run's verdict never overrules a later trial", async () => {
-    const bwrap = fakeBwrap(0);
-    const env = { ...isolatedEnv(), PATH: bwrap.bin, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
-    verdictIn(env);
+    const { bwrap, env } = keptVerdict(DOCTOR_ENV);
     expect(existsSync(keptFile(env))).toBe(true);
     // Namespaces stop working here (a change the fingerprint does not see): the kept verdict is stale.
     writeFileSync(bwrap.broken, '');
