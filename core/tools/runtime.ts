@@ -64,7 +64,8 @@ export function createToolRuntime(deps: ToolRuntimeDeps, options: ToolRuntimeOpt
 
   // A worker tool's thread boots while the model still streams the call's input (not for a tool whose
   // calls may run inline: a batch of small Reads then never starts one).
-  hooks.event.tap('tool-runtime:warm-up', (e) => e.type === 'model' && e.event.type === 'tool_call_start' && !registry.get(e.event.name)?.inline && pool.warm(registry.get(e.event.name)?.module));
+  const warm = (definition: { inline?: unknown; module?: string } | undefined) => !definition?.inline && pool.warm(definition?.module);
+  hooks.event.tap('tool-runtime:warm-up', (e) => e.type === 'model' && e.event.type === 'tool_call_start' && warm(registry.get(e.event.name)));
 
   const emit = (event: OriginEvent) => {
     try {
