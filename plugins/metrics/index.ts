@@ -104,7 +104,8 @@ export default definePlugin<Options>({
     const save = async (sessionId: string) => {
       if (!changed || !storeName || storeName === 'none') return;
       changed = false;
-      await kernel.store().appendRecords(sessionId, 'metrics', [{ run, time: Date.now(), metrics: metrics.snapshot() as unknown as Json }]);
+      // Not flushed: a crash of the machine may lose the last snapshot, which no reader depends on.
+      await kernel.store().appendRecords(sessionId, 'metrics', [{ run, time: Date.now(), metrics: metrics.snapshot() as unknown as Json }], { durable: false });
     };
     kernel.hooks.sessionEvent.tapPromise('metrics', async (event, info) => {
       if (event.type === 'checkpoint' && event.reason !== 'tool_result') await save(info.id);

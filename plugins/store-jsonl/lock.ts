@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { link, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionError, type SessionOwner } from '../../core/index.js';
-import { describeHolder, ensurePrivateDir, ownerAlive, processStartTicks, writeFileAtomic, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
+import { describeHolder, ownerAlive, processStartTicks, writeFileAtomic, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
 
 /** What a lock file holds: who writes the session, and a token only that writer knows. */
 export interface LockRecord extends SessionOwner {
@@ -14,10 +15,13 @@ export interface LockRecord extends SessionOwner {
 /** True while the lock's process may still be writing: always for another host (we cannot see it). */
 export const holderAlive = (lock: LockRecord): boolean => ownerAlive(lock);
 
+// The lock is read before every checkpoint and written at every start: a few hundred bytes, read and
+// written with synchronous calls (a thread-pool round trip cost more than the call).
+
 /** The lock file's record, or undefined when there is none (or it is unreadable, i.e. half-written by a crash). */
 export async function readLock(path: string): Promise<LockRecord | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as LockRecord;
+    return JSON.parse(readFileSync(path, 'utf8')) as LockRecord;
   } catch {
     return undefined;
   }
@@ -35,9 +39,11 @@ function inUse(sessionId: string, holder: LockRecord): SessionError {
  * Takes the session's lock file (O_EXCL create). A lock left by a dead process on this host is
  * moved aside and retaken; a live holder is refused unless `takeOver`, which replaces the lock
  * atomically (the old holder notices at its next checkpoint).
+ * The new lock is not flushed to the disk: what it says matters only while its process lives, and
+ * a crash of the machine leaves no process alive (a lock left empty reads as no holder: stale).
  */
 export async function acquireLock(path: string, sessionId: string, owner: SessionOwner, takeOver = false): Promise<LockRecord> {
-  await ensurePrivateDir(dirname(path));
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const mine: LockRecord = { ...owner, since: Date.now(), token: randomUUID(), startTicks: processStartTicks(owner.pid) };
   if (takeOver) {
     await writeFileAtomic(path, JSON.stringify(mine));
@@ -45,12 +51,11 @@ export async function acquireLock(path: string, sessionId: string, owner: Sessio
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const handle = await open(path, 'wx', PRIVATE_FILE_MODE);
+      const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
       try {
-        await handle.writeFile(JSON.stringify(mine));
-        await handle.sync();
+        writeSync(fd, JSON.stringify(mine));
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
       return mine;
     } catch (error) {
@@ -94,5 +99,10 @@ export async function lostLock(path: string, token: string): Promise<LockRecord 
 /** Removes the lock if it is still ours. */
 export async function releaseLock(path: string, token: string): Promise<void> {
   const holder = await readLock(path);
-  if (holder?.token === token) await unlink(path).catch(() => undefined);
+  if (holder?.token !== token) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
 }

@@ -18,7 +18,7 @@ export function deferredStore(name: string, create: () => Promise<SessionStore>)
     delete: async (id) => (await store()).delete(id),
     prune: async (query) => (await store()).prune(query),
     acquire: async (sessionId, options) => (await store()).acquire(sessionId, options),
-    appendRecords: async (sessionId, channel, records) => (await store()).appendRecords(sessionId, channel, records),
+    appendRecords: async (sessionId, channel, records, options) => (await store()).appendRecords(sessionId, channel, records, options),
     readRecords: async (sessionId, channel) => (await store()).readRecords(sessionId, channel),
     holder: async (sessionId) => (await store()).holder?.(sessionId),
     async close() {

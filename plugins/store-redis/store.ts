@@ -360,7 +360,7 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
 
     holder: async (sessionId) => (SESSION_ID.test(sessionId) ? leaseHolder(await conn.whenReady(), k, sessionId, leases.get(sessionId)?.raw) : undefined),
 
-    appendRecords(sessionId, channel, records) {
+    appendRecords(sessionId, channel, records, options = {}) {
       if (!CHANNEL.test(channel)) return Promise.reject(new SessionError('ASSISTANT_INTERNAL', `invalid side-channel name "${channel}"`, { plugin: PLUGIN }));
       if (!SESSION_ID.test(sessionId)) return Promise.reject(notAnId(sessionId));
       return serial(sessionId, async () => {
@@ -368,12 +368,13 @@ export function createRedisStore(options: RedisStoreOptions, logger: Logger, own
         if (!w && !(await (await conn.whenReady()).exists(k.events(sessionId))))
           throw new SessionError('ASSISTANT_SESSION_NOT_FOUND', `no session ${sessionId} to attach ${channel} records to`, { plugin: PLUGIN });
         w?.channels.add(channel);
-        if (w && (w.spool.pending || w.leasePending || !conn.ready())) return spoolEntry(w, { kind: 'records', channel, records }, true);
+        const durable = options.durable !== false;
+        if (w && (w.spool.pending || w.leasePending || !conn.ready())) return spoolEntry(w, { kind: 'records', channel, records }, durable);
         try {
           await sendRecords(w ? conn.get() : await conn.whenReady(), sessionId, channel, records);
         } catch (error) {
           if (!w || error instanceof SessionError) throw error;
-          await spoolEntry(w, { kind: 'records', channel, records }, true, error);
+          await spoolEntry(w, { kind: 'records', channel, records }, durable, error);
         }
       });
     },

@@ -18,6 +18,12 @@ export interface AtomicWriteOptions {
   sweepStaleTemps?: boolean;
   /** A last check after the data is on disk, just before the rename: false abandons the write (the temp file is removed, the file untouched). */
   beforeRename?: () => boolean;
+  /**
+   * false: no fsync of the file or its directory. Still atomic for readers, but a crash of the
+   * machine may leave the old content or an empty file: only for files rebuilt from others (a
+   * session's summary, rebuilt from its events). Default true.
+   */
+  flush?: boolean;
 }
 
 /** Marks our temp files: `.<name>.assistant-<pid>-<random>.tmp`, hidden, beside the file. */
@@ -82,7 +88,8 @@ function unlinkQuietly(path: string): void {
 
 /**
  * Replaces `path` atomically and durably: a temp file beside it (same directory, so the rename
- * never crosses file systems), fsync, the mode kept, rename over, fsync of the directory. Readers
+ * never crosses file systems), fsync, the mode kept, rename over, fsync of the directory (both
+ * fsyncs skipped with `flush: false`). Readers
  * see the old file or the new one, never a mix; a crash leaves one of them on disk. On failure the
  * temp file is removed and the file is untouched. Returns false when `beforeRename` abandoned it.
  */
@@ -94,7 +101,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   try {
     await handle.writeFile(data);
     if (mode.exact) await handle.chmod(mode.create);
-    await handle.sync();
+    if (options.flush !== false) await handle.sync();
   } catch (error) {
     await handle.close();
     await unlink(temp).catch(() => undefined);
@@ -111,7 +118,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await syncDir(dirname(path));
+  if (options.flush !== false) await syncDir(dirname(path));
   return true;
 }
 
@@ -125,7 +132,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   try {
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, Math.min(CHUNK, bytes.length - offset));
     if (mode.exact) fchmodSync(fd, mode.create);
-    fsyncSync(fd);
+    if (options.flush !== false) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkQuietly(temp);
@@ -142,7 +149,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
     unlinkQuietly(temp);
     throw error;
   }
-  syncDirSync(dirname(path));
+  if (options.flush !== false) syncDirSync(dirname(path));
   return true;
 }
 

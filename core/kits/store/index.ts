@@ -4,7 +4,7 @@
  */
 export { openJsonlAppender, readJsonl, parseJsonl, type JsonlAppender, type JsonlContents } from './durable-file.js';
 // The file helpers every store needs, from the fs kit (kept here so store plugins need one import).
-export { writeFileAtomic, ensurePrivateDir, processAlive, PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, type AtomicWriteOptions } from '../fs/index.js';
+export { writeFileAtomic, writeFileAtomicSync, ensurePrivateDir, processAlive, PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, type AtomicWriteOptions } from '../fs/index.js';
 export { keyedQueue, sessionSummary, pruneSessions } from './store-kit.js';
 export { ago, summaryLine } from './session-format.js';
 export { applySessionEvent, emptySnapshot, snapshotFromEvents, titleFromPrompt, danglingToolResults, resumeEvent } from './session-events.js';
