@@ -59,17 +59,24 @@ export async function main(argv: string[], version: string): Promise<number> {
     .option('--take-over', 'with --continue/--resume: take the session over from the surface holding it')
     .option('--record', 'record model requests/responses and tool input/output for `assistant replay`');
   addCommonOptions(program);
+  // The plugins' slash and CLI commands (the UI's slash commands among them).
+  if (kernel) kernel.hooks.commands.call(kernel.commands);
+  const pluginCommands = kernel?.commands.listCli() ?? [];
+  const commandNames = [...CORE_COMMANDS, ...pluginCommands.map((spec) => spec.name)];
   program.action(async (prompt: string[], flags: RunFlags) => {
-    if (!pre.forcedPrompt) refuseMistypedCommand(prompt, program.commands.map((c) => c.name()));
+    if (!pre.forcedPrompt) refuseMistypedCommand(prompt, commandNames);
     if (bootError) throw bootError;
     exit.code = await runFromFlags(kernel!, prompt.join(' '), flags);
   });
-  registerConfigCommands(program);
-  registerTrustCommand(program);
-  if (kernel) {
-    kernel.hooks.commands.call(kernel.commands);
-    for (const spec of kernel.commands.listCli()) addPluginCommand(program, spec, exit);
-  } else if (bootError) program.addHelpText('after', '\nSubcommands from plugins (sessions, doctor, plugins, ...) are missing: the configuration did not load (assistant config validate says why).');
+  // A prompt goes to no subcommand: commander's tree of them (~3 ms to build) is only made when the
+  // first word names one, or for help.
+  const subcommandWanted = pre.command !== undefined && (pre.command === 'help' || commandNames.includes(pre.command));
+  if (subcommandWanted || argv.includes('-h') || argv.includes('--help')) {
+    registerConfigCommands(program);
+    registerTrustCommand(program);
+    for (const spec of pluginCommands) addPluginCommand(program, spec, exit);
+  }
+  if (!kernel && bootError) program.addHelpText('after', '\nSubcommands from plugins (sessions, doctor, plugins, ...) are missing: the configuration did not load (assistant config validate says why).');
   // Usage errors are printed as `ASSISTANT_USAGE: ...` below, like every other error.
   const override = (command: Command): void =>
     command.exitOverride().configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => undefined }).commands.forEach(override);
@@ -77,7 +84,7 @@ export async function main(argv: string[], version: string): Promise<number> {
 
   try {
     // A plugin's subcommand without a kernel: the reason is the boot error, not the subcommand's unknown options.
-    if (bootError && pre.command && pre.command !== 'help' && !program.commands.some((c) => c.name() === pre.command)) throw bootError;
+    if (bootError && pre.command && pre.command !== 'help' && !commandNames.includes(pre.command)) throw bootError;
     await program.parseAsync(argv, { from: 'user' });
     return exit.code;
   } catch (error) {
