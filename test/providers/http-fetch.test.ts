@@ -125,6 +125,62 @@ describe('nodeFetch', () => {
     expect(rest).toBe('data: second\n\n');
   });
 
+  // The provider SDKs read the body with `for await`, which reads the socket directly (no web stream reader).
+  it('streams SSE events to for-await as they arrive, then ends', async () => {
+    const response = await nodeFetch(`${a.url}/sse`);
+    const events = response.body![Symbol.asyncIterator]();
+    expect(new TextDecoder().decode((await events.next()).value)).toBe('event: one\ndata: {"n":1}\n\n');
+    await until(() => sse !== undefined, 'the SSE route');
+    sse!.write('event: two\ndata: {"n":2}\n\n');
+    expect(new TextDecoder().decode((await events.next()).value)).toBe('event: two\ndata: {"n":2}\n\n');
+    sse!.end();
+    expect((await events.next()).done).toBe(true);
+    sse = undefined;
+    // Read this way, it is locked to the web stream API, as a read web stream is.
+    expect(response.body!.locked).toBe(true);
+    expect(() => response.body!.getReader()).toThrow(TypeError);
+  });
+
+  it('fails for-await with the AbortError when aborted mid-body, and with TypeError("terminated") when cut off', async () => {
+    const streaming = new AbortController();
+    const response = await nodeFetch(`${a.url}/sse`, { signal: streaming.signal });
+    const events = response.body![Symbol.asyncIterator]();
+    await events.next();
+    streaming.abort();
+    await expect(events.next()).rejects.toMatchObject({ name: 'AbortError' });
+    sse = undefined;
+
+    const cut = await nodeFetch(`${a.url}/cut`);
+    const chunks: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of cut.body!) chunks.push(new TextDecoder().decode(chunk));
+    })().catch((e: unknown) => e);
+    expect(chunks.join('')).toBe('only part');
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('terminated');
+  });
+
+  it('closes the connection when for-await stops early, and decompresses on that path too', async () => {
+    const response = await nodeFetch(`${a.url}/sse`);
+    await until(() => sse !== undefined, 'the SSE route');
+    const server = sse!;
+    const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+    for await (const chunk of response.body!) {
+      expect(new TextDecoder().decode(chunk)).toContain('event: one');
+      break;
+    }
+    await closed;
+    sse = undefined;
+
+    const zipped = await nodeFetch(`${a.url}/gzip-sse`);
+    const events = zipped.body![Symbol.asyncIterator]();
+    expect(new TextDecoder().decode((await events.next()).value)).toBe('data: first\n\n');
+    gzipSse!.end('data: second\n\n');
+    let rest = '';
+    for (let chunk = await events.next(); !chunk.done; chunk = await events.next()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('data: second\n\n');
+  });
+
   it('reuses the connection for the next request (keep-alive)', async () => {
     const first = await (await nodeFetch(`${a.url}/port`)).text();
     const second = await (await nodeFetch(`${a.url}/port`)).text();

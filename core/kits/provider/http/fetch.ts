@@ -2,9 +2,9 @@
 // a run that sends none (--help, sessions) never pays for them.
 import { once } from 'node:events';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
 import { decodeBody } from './decode.js';
-import { abortReason, fetchFailed, terminated } from './fetch-errors.js';
+import { FetchBody } from './fetch-body.js';
+import { abortReason, fetchFailed } from './fetch-errors.js';
 import { HttpHeaders, type HeadersInit } from './headers.js';
 import { MAX_REDIRECTS, REDIRECT_STATUSES, nextHop, type Hop } from './redirect.js';
 import { encodeRequestBody } from './request-body.js';
@@ -99,56 +99,6 @@ async function pump(chunks: AsyncIterable<Uint8Array>, req: ClientRequest): Prom
   }
 }
 
-/**
- * The response body as a web ReadableStream, with backpressure on the socket. An abort errors it
- * with the signal's reason; a connection lost mid-body with TypeError('terminated'); cancel() closes
- * the connection.
- */
-function bodyStream(raw: IncomingMessage, decoded: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  let finished = false;
-  const onAbort = () => fail(abortReason(signal!));
-  const finish = () => {
-    finished = true;
-    signal?.removeEventListener('abort', onAbort);
-  };
-  let fail: (error: unknown) => void = () => {};
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      fail = (error) => {
-        if (finished) return;
-        finish();
-        controller.error(error);
-        decoded.destroy();
-        raw.destroy();
-      };
-      decoded.on('data', (chunk: Buffer) => {
-        if (finished) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) decoded.pause();
-      });
-      decoded.once('end', () => {
-        if (finished) return;
-        finish();
-        controller.close();
-      });
-      decoded.once('error', (error) => fail(terminated(error)));
-      raw.once('close', () => {
-        if (!raw.complete) fail(terminated(new Error('other side closed')));
-      });
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    },
-    pull() {
-      decoded.resume();
-    },
-    cancel() {
-      finish();
-      decoded.destroy();
-      raw.destroy();
-    },
-  });
-}
-
 function responseOf(raw: IncomingMessage, hop: Hop, redirected: boolean, signal: AbortSignal | undefined): HttpResponse {
   const status = raw.statusCode ?? 0;
   const headers = new HttpHeaders();
@@ -156,7 +106,7 @@ function responseOf(raw: IncomingMessage, hop: Hop, redirected: boolean, signal:
     for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) headers.append(raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!);
     const noBody = hop.method === 'HEAD' || NULL_BODY_STATUSES.has(status);
     if (noBody) raw.resume();
-    const body = noBody ? null : bodyStream(raw, decodeBody(raw, headers.get('content-encoding') ?? undefined), signal);
+    const body = noBody ? null : new FetchBody(raw, decodeBody(raw, headers.get('content-encoding') ?? undefined), signal);
     const url = new URL(hop.url);
     url.hash = '';
     return new HttpResponse(body, { status, statusText: raw.statusMessage ?? '', headers, url: url.href, redirected });

@@ -1,4 +1,5 @@
 // ReadableStream is the global one (node:stream/web's class, loaded on first use; not undici).
+import { FetchBody } from './fetch-body.js';
 import { HttpHeaders, type HeadersInit } from './headers.js';
 
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -27,8 +28,9 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
 }
 
 /** The body and the content-type `new Response(body)` gives it, for the kinds the SDKs construct. */
-function bodyOf(body: unknown): { stream: ReadableStream<Uint8Array> | null; contentType?: string } {
+function bodyOf(body: unknown): { stream: ReadableStream<Uint8Array> | FetchBody | null; contentType?: string } {
   if (body === undefined || body === null) return { stream: null };
+  if (body instanceof FetchBody) return { stream: body };
   if (body instanceof ReadableStream) return { stream: body as ReadableStream<Uint8Array> };
   if (typeof body === 'string') return { stream: streamOf(Buffer.from(body)), contentType: 'text/plain;charset=UTF-8' };
   if (ArrayBuffer.isView(body)) return { stream: streamOf(new Uint8Array(body.buffer, body.byteOffset, body.byteLength)) };
@@ -51,7 +53,8 @@ export class HttpResponse {
   readonly url: string;
   readonly redirected: boolean;
   readonly type = 'basic';
-  #body: ReadableStream<Uint8Array> | null;
+  /** A fetched body (read as a web stream or directly) or a web stream. */
+  #body: ReadableStream<Uint8Array> | FetchBody | null;
   #used = false;
 
   static [Symbol.hasInstance](value: unknown): boolean {
@@ -80,7 +83,8 @@ export class HttpResponse {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#body;
+    // A FetchBody answers every ReadableStream method (making one when a method needs it).
+    return this.#body as ReadableStream<Uint8Array> | null;
   }
 
   get bodyUsed(): boolean {
