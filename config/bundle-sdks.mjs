@@ -65,6 +65,16 @@ const commanderLazyChildProcess = replaceLine('commander-lazy-child-process', /[
   stillAsExpected: (source) => source.split('childProcess.').every((part, i) => i === 0 || part.startsWith('spawn(')),
 });
 
+/**
+ * lru-cache picks its clock when it loads, and the global `performance` it looks at loads
+ * node:perf_hooks (~0.9 ms); the caches made at start-up never ask the time (no TTL is read before a
+ * tool runs). The clock is looked up on first use instead.
+ */
+const lruCacheLazyClock = replaceLine('lru-cache-lazy-clock', /[\\/]node_modules[\\/]lru-cache[\\/]dist[\\/]commonjs[\\/]node[\\/]index\.min\.js$/, {
+  line: 'R.defaultPerf=typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date',
+  by: 'R.defaultPerf={now:()=>(typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date).now()}',
+});
+
 // The main thread's CommonJS packages, one getter each so that a package runs only when first used
 // (the pool's piscina at the first tool call); bundle-runtime.mjs takes the list from this file.
 // cosmiconfig's own dependencies come with it (its parsers are still required on first use); the
@@ -72,7 +82,7 @@ const commanderLazyChildProcess = replaceLine('commander-lazy-child-process', /[
 const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina', 'cosmiconfig'];
 await bundleVendor('runtime-deps.cjs', {
   stdin: { contents: RUNTIME_DEPS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
-  plugins: [piscinaWorkerFile, commanderLazyChildProcess],
+  plugins: [piscinaWorkerFile, commanderLazyChildProcess, lruCacheLazyClock],
   external: ['typescript'],
 });
 

@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { ConfigError, schemaProblems } from '../../core/index.js';
@@ -63,7 +64,8 @@ export async function readAgentDirectory(dir: string): Promise<AgentDirectory> {
   const found: AgentDirectory = { types: [], problems: [], ignored: [] };
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase().endsWith('.md')).map((e) => e.name);
+    // Listed synchronously: a folder read once per start, usually absent.
+    names = readdirSync(dir, { withFileTypes: true }).filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase().endsWith('.md')).map((e) => e.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return found;
     found.problems.push(new ConfigError(AGENTS_ERRORS.ASSISTANT_AGENT_DEFINITION_INVALID, `cannot read the agent directory ${dir}: ${(error as Error).message}`, { file: dir }));

@@ -146,7 +146,8 @@ export function createJsonlStore(root: string, logger: Logger, owner?: SessionOw
     await lock(info.id);
     const events = await openJsonlAppender(sessionFiles.events(dir, info.id));
     if (events.repairedBytes) logger.warn(`${events.path}: removed a torn last record (${events.repairedBytes} bytes) left by a crash`);
-    const messageCount = located.get(info.id)?.messageCount ?? (await readMeta(dir, info.id))?.messageCount ?? 0;
+    // A session starting now has no summary to take the count from.
+    const messageCount = located.get(info.id)?.messageCount ?? (event.type === 'session_start' ? undefined : (await readMeta(dir, info.id))?.messageCount) ?? 0;
     const writer: Writer = { id: info.id, dir, events, info, messageCount, metaWrittenAt: 0, metaStale: true };
     writers.set(info.id, writer);
     return writer;

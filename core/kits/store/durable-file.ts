@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/index.js';
@@ -109,6 +109,8 @@ export interface JsonlContents<T> {
 
 /** Reads a JSON-lines file; a torn last line and unparsable lines are reported and skipped. `undefined` when absent. */
 export async function readJsonl<T = unknown>(path: string): Promise<JsonlContents<T> | undefined> {
+  // A new session's files do not exist yet: said without a trip through the thread pool (or loading fs/promises).
+  if (!existsSync(path)) return undefined;
   let text: string;
   try {
     text = await readFile(path, 'utf8');
