@@ -25,8 +25,9 @@ const SDKS = [
   ['anthropic-sdk.cjs', `export { MessagesClient } from './dist/plugins/provider-anthropic/messages-client.js';\n`],
   ['openai.cjs', `export * from 'openai';\nexport { default } from 'openai';\n`],
 ];
+// `globalThis.ReadableStream` (each request body's `instanceof` check) is the bare name too, and so web-globals' lazy class.
 for (const [file, contents] of SDKS)
-  await bundleVendor(file, { stdin: { contents, resolveDir: root }, inject: [webGlobals] });
+  await bundleVendor(file, { stdin: { contents, resolveDir: root }, inject: [webGlobals], define: { 'globalThis.ReadableStream': 'ReadableStream' } });
 
 /**
  * An esbuild plugin that replaces one line of an installed package's file. A package whose source no

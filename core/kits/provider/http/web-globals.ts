@@ -35,4 +35,23 @@ class LazyRequest {
   }
 }
 
-export { HttpHeaders as Headers, HttpResponse as Response, LazyFormData as FormData, LazyRequest as Request };
+/**
+ * `instanceof ReadableStream` (asked of every request body) without loading Node's web streams
+ * (~1.4 ms): a stream can only exist if something built one, and a fetched body read with for-await
+ * needs none. Building one builds the platform's. The bundles map `globalThis.ReadableStream` here.
+ */
+class LazyReadableStream {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return tagged(value, 'ReadableStream') && value instanceof globalThis.ReadableStream;
+  }
+
+  static from(...args: Parameters<typeof ReadableStream.from>): ReadableStream {
+    return globalThis.ReadableStream.from(...args);
+  }
+
+  constructor(...args: ConstructorParameters<typeof ReadableStream>) {
+    return new globalThis.ReadableStream(...args) as unknown as LazyReadableStream;
+  }
+}
+
+export { HttpHeaders as Headers, HttpResponse as Response, LazyFormData as FormData, LazyRequest as Request, LazyReadableStream as ReadableStream };
