@@ -1,5 +1,7 @@
 import { definePlugin, type SystemSection } from '../../core/index.js';
 import { estimateTextTokens } from '../../core/kits/provider/index.js';
+import { statSync } from 'node:fs';
+import { MapCache } from './listing-cache.js';
 import { renderWithin } from './render.js';
 import { scanProject } from './scan.js';
 
@@ -12,6 +14,16 @@ interface Options {
   /** Entries scanned at most. */
   maxEntries?: number;
 }
+
+/** This build's scan and rendering (their files' sizes and times): a map cached by another build is made again. */
+const CODE = ['./scan.js', './render.js'].map((file) => {
+  try {
+    const s = statSync(new URL(file, import.meta.url));
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
+});
 
 /**
  * The project map: a compact table of contents of the project (a .gitignore-aware file tree within
@@ -35,12 +47,20 @@ export default definePlugin<Options>({
   apply(kernel, options) {
     if (options.enabled === false) return;
     let section: SystemSection | null | undefined;
-    const build = (): SystemSection | null => {
-      const { tree, truncated } = scanProject(kernel.projectRoot, { exclude: options.exclude ?? [], maxEntries: options.maxEntries ?? 20000 });
+    const scanOptions = { exclude: options.exclude ?? [], maxEntries: options.maxEntries ?? 20000 };
+    const maxTokens = options.maxTokens ?? 1500;
+    const render = (cache: MapCache): string | null => {
+      const { tree, truncated } = scanProject(kernel.projectRoot, scanOptions, cache.source);
       if (!tree.dirs.length && !tree.files.length) return null;
-      const { text } = renderWithin(tree, options.maxTokens ?? 1500, estimateTextTokens);
+      const { text } = renderWithin(tree, maxTokens, estimateTextTokens);
       const note = `Files of the project at ${kernel.projectRoot} when the session started (ignored files left out; a folder with a count is not expanded${truncated ? '; the scan stopped early in this large tree' : ''}):`;
-      return { id: 'project-map', part: 'projectMap', text: `<project-map>\n${note}\n${text}\n</project-map>` };
+      return `<project-map>\n${note}\n${text}\n</project-map>`;
+    };
+    const build = (): SystemSection | null => {
+      const cache = new MapCache(kernel.projectRoot, JSON.stringify([scanOptions, maxTokens, CODE]));
+      let text = cache.unchanged();
+      if (text === undefined) cache.save((text = render(cache)));
+      return text === null ? null : { id: 'project-map', part: 'projectMap', text };
     };
     // Sub-agents get it too: they search the same project.
     kernel.hooks.systemPrompt.tap('project-map', (sections) => {
