@@ -3,7 +3,6 @@ import * as nodeModule from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { crc32 } from 'node:zlib';
 import { userDirs } from '../core/util/paths.js';
 
 /** The package's built files: only its CommonJS ones (the runtime's and dist/vendor's bundles, the precompiled validators) get Node 20's cache. */
@@ -65,10 +64,10 @@ type Compile = (this: nodeModule.Module, content: string, filename: string, ...r
 
 /**
  * Compiles the package's `.cjs` files through vm.Script with V8's code cache: the cache of a file is
- * named by its content's checksum and Node's version (V8 itself checks little more than the
- * length), and written at exit, after the run compiled what it used (a pool thread's: when its entry
- * calls saveCompileCache), when there was none, V8 refused it, or its writer had done less than this
- * run (`cached`). A cache that cannot be read or written costs nothing but the cache.
+ * named by the file's identity and times, its length and Node's version (V8 itself checks little
+ * more than the length), and written at exit, after the run compiled what it used (a pool thread's:
+ * when its entry calls saveCompileCache), when there was none, V8 refused it, or its writer had done
+ * less than this run (`cached`). A cache that cannot be read or written costs nothing but the cache.
  */
 function cacheOwnCommonJs(dir: string, atExit: boolean): void {
   // The option that keeps import() working in such code compiled without a cache (compiled from one,
@@ -81,9 +80,13 @@ function cacheOwnCommonJs(dir: string, atExit: boolean): void {
   prototype._compile = function (content, filename, ...rest) {
     // With source maps on (--debug), Node's own compile, which maps stack traces to the sources.
     if (!filename.startsWith(OWN_DIST) || !filename.endsWith('.cjs') || process.sourceMapsEnabled) return original.call(this, content, filename, ...rest);
-    // Named by the file, Node's version and the content's CRC-32 and length (a SHA-256 of the ~1.5 MB
-    // cost ~8 ms per start; the name guards against a stale cache, not an attacker: see the folder).
-    const file = join(dir, `${basename(filename)}-${process.version}-${crc32(content).toString(16).padStart(8, '0')}-${content.length}.v2.bin`);
+    // Named by the file, Node's version, the content's length and the file's identity and times: any
+    // rewrite of the file changes its change time, which no one can set back (a CRC-32 of the ~1.3 MB
+    // read cost ~1 ms per start, a SHA-256 ~8 ms; the name guards against a stale cache, not an
+    // attacker: see the folder). Unreadable times: no cache.
+    const stamp = fileStamp(filename);
+    if (!stamp) return original.call(this, content, filename, ...rest);
+    const file = join(dir, `${basename(filename)}-${process.version}-${stamp}-${content.length}.v3.bin`);
     let stored: Buffer | undefined;
     try {
       stored = readFileSync(file);
@@ -104,6 +107,16 @@ function cacheOwnCommonJs(dir: string, atExit: boolean): void {
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
   };
+}
+
+/** The file's device, inode, size and modification and change times (to the microsecond), or undefined when it cannot be read. */
+function fileStamp(path: string): string | undefined {
+  try {
+    const s = statSync(path);
+    return [s.dev, s.ino, s.size, Math.round(s.mtimeMs * 1000), Math.round(s.ctimeMs * 1000)].map((n) => n.toString(36)).join('.');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

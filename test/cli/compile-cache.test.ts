@@ -69,7 +69,7 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const first = files();
     // The runtime, the validators, the runtime's CommonJS packages and the SDK bundle; no temporary file left behind.
     expect(Object.keys(first)).toHaveLength(4);
-    for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-f]{8}-\d+\.v2\.bin$/);
+    for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-z]+(\.[0-9a-z]+){4}-\d+\.v3\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     await ask();
