@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coreConfigSchema } from '../../dist/config/schema.js';
 import { precompiledSchemas as bashSchemas } from '../../dist/plugins/tool-bash/index.js';
+import { serversSchema } from '../../dist/plugins/mcp/schema.js';
 import { ajv, compileSchema, precompiledName, shippedValidators } from '../../dist/core/util/json-validate.js';
 import { runCli } from '../support/cli.js';
 import { isolatedEnv, makeProject } from '../support/project.js';
@@ -37,10 +38,25 @@ describe('schema validators', () => {
     // A compiled validator carries its compile environment; a standalone one does not.
     expect((shipped as { schemaEnv?: unknown }).schemaEnv).toBeUndefined();
     expect((fresh as { schemaEnv?: unknown }).schemaEnv).toBeDefined();
-    for (const value of [{ limits: { maxTurns: 'ten' } }, { permissions: { mode: 'yolo' } }, { sandbox: { mode: 'off', extra: 1 } }, { provider: { name: 'x' } }]) {
+    // Lengths (minLength) are counted in code points, by the package's own helper (a surrogate pair is one).
+    const lengths = [{ provider: { name: '' } }, { provider: { name: '\u{1F600}' } }, { extends: ['base.json', ''] }, { permissions: { allow: ['\uD800'] } }];
+    for (const value of [{ limits: { maxTurns: 'ten' } }, { permissions: { mode: 'yolo' } }, { sandbox: { mode: 'off', extra: 1 } }, { provider: { name: 'x' } }, ...lengths]) {
       expect(shipped(structuredClone(value))).toBe(fresh(structuredClone(value)));
       expect(shipped.errors ?? null).toEqual(fresh.errors ?? null);
     }
+  });
+
+  it('count a string\'s length in code points, as freshly compiled ones do', () => {
+    // mcpServers' names: at most 64 characters. 64 emoji are 128 UTF-16 units, 64 code points.
+    expect(typeof shippedValidators()?.[precompiledName(serversSchema as object)]).toBe('function');
+    const shipped = compileSchema(serversSchema);
+    const fresh = ajv().compile(structuredClone(serversSchema) as object);
+    const entry = { command: 'x' };
+    for (const name of ['\u{1F600}'.repeat(64), '\u{1F600}'.repeat(65), 'a'.repeat(64), 'a'.repeat(65), '\uD800'.repeat(64)]) {
+      expect(shipped({ [name]: entry }), name).toBe(fresh({ [name]: entry }));
+    }
+    expect(shipped({ ['\u{1F600}'.repeat(64)]: entry })).toBe(true);
+    expect(shipped({ ['\u{1F600}'.repeat(65)]: entry })).toBe(false);
   });
 
   it("include every shape of Bash's input, whichever the build machine's sandbox registered", () => {
