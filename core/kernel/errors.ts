@@ -98,6 +98,9 @@ export interface ErrorOptions {
   file?: string;
 }
 
+/** The package's error classes by their names: the bundles rename classes (minified), a plugin's subclass keeps its own. */
+const OWN_NAMES = new Map<Function, string>();
+
 /** The base of every error assistant raises on purpose: a code, a message for people, and where. */
 export class AssistantError extends Error {
   /** The stable code (see docs/errors.md). */
@@ -112,7 +115,7 @@ export class AssistantError extends Error {
   /** `code` is a kernel code by name, or a plugin's definition (which carries its exit status). */
   constructor(code: ErrorCode | ErrorCodeDefinition, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    this.name = OWN_NAMES.get(new.target) ?? new.target.name;
     if (typeof code === 'string') this.code = code;
     else {
       this.code = code.code;
@@ -171,6 +174,7 @@ export class PermissionError extends AssistantError {}
 export class ContextError extends AssistantError {}
 /** A session store failed, or a session cannot be found, opened or written. */
 export class SessionError extends AssistantError {}
+for (const [type, name] of [[AssistantError, 'AssistantError'], [ConfigError, 'ConfigError'], [PluginError, 'PluginError'], [ProviderError, 'ProviderError'], [ToolError, 'ToolError'], [PermissionError, 'PermissionError'], [ContextError, 'ContextError'], [SessionError, 'SessionError']] as const) OWN_NAMES.set(type, name);
 
 /** True for errors assistant raised on purpose, even from another copy of this module. */
 export function isAssistantError(error: unknown): error is AssistantError {

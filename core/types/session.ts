@@ -202,11 +202,7 @@ export interface SessionStore {
    * `takeOver`; a dead one (same host, process gone, or lease expired) is replaced.
    */
   acquire(sessionId: string, options?: { takeOver?: boolean }): Promise<SessionLease>;
-  /**
-   * Appends records to a side channel of a session; durable when the promise resolves, unless
-   * `durable: false` (records a crash of the machine may lose, such as metrics): then written but
-   * not flushed.
-   */
+  /** Appends records to a side channel of a session; durable when the promise resolves (`durable: false`: written, not flushed, as metrics are). */
   appendRecords(sessionId: string, channel: string, records: Json[], options?: { durable?: boolean }): Promise<void>;
   /** Reads a side channel of a session (empty when it has none). */
   readRecords(sessionId: string, channel: string): Promise<Json[]>;

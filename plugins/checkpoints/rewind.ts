@@ -44,6 +44,7 @@ export class RewindConflict extends AssistantError {
       `these files changed after the agent last wrote them, and the rewind would overwrite them: ${files.join(', ')}; nothing was restored (confirm to overwrite them)`,
       { plugin: 'checkpoints' },
     );
+    this.name = 'RewindConflict'; // the bundles rename classes
   }
 }
 

@@ -9,6 +9,7 @@ export class ServeError extends AssistantError {
     message: string,
   ) {
     super(code, message, { plugin: 'surface-serve' });
+    this.name = 'ServeError'; // the bundles rename classes
   }
 }
 

@@ -64,3 +64,23 @@ describe('error codes', () => {
     expect(formatError(new TypeError('oops'))).toBe('ASSISTANT_INTERNAL: oops (run with --debug for details)');
   });
 });
+
+describe('error names', () => {
+  // The CLI and the package's exports run from the minified bundle, whose classes are renamed.
+  it("are the classes' own in the bundle, and a plugin's subclass is named after its constructor", async () => {
+    const bundle = (await import(new URL('../../dist/bundle/core~index.js', import.meta.url).href)) as Record<string, unknown>;
+    const classes = Object.entries(bundle).filter(([, value]) => typeof value === 'function' && (value as { prototype?: unknown }).prototype instanceof Error);
+    expect(classes.map(([name]) => name).sort()).toEqual(
+      expect.arrayContaining(['AssistantError', 'ConfigError', 'ContextError', 'PermissionError', 'PluginError', 'ProviderError', 'SessionError', 'ToolError']),
+    );
+    for (const [name, value] of classes) {
+      if (!((value as { prototype: object }).prototype instanceof (bundle.AssistantError as typeof AssistantError))) continue;
+      const error = new (value as typeof AssistantError)('ASSISTANT_INTERNAL', 'probe');
+      expect(error.name, name).toBe(name);
+      expect(String(error)).toBe(`${name}: probe`);
+    }
+    const Base = bundle.ConfigError as typeof ConfigError;
+    class MyPluginError extends Base {}
+    expect(new MyPluginError('ASSISTANT_INTERNAL', 'x').name).toBe('MyPluginError');
+  });
+});
