@@ -1,6 +1,6 @@
+import { statSync } from 'node:fs';
 import { definePlugin, type SystemSection } from '../../core/index.js';
 import { estimateTextTokens } from '../../core/kits/provider/index.js';
-import { statSync } from 'node:fs';
 import { MapCache } from './listing-cache.js';
 import { renderWithin } from './render.js';
 import { scanProject } from './scan.js';
@@ -16,14 +16,15 @@ interface Options {
 }
 
 /** This build's scan and rendering (their files' sizes and times): a map cached by another build is made again. */
-const CODE = ['./scan.js', './render.js'].map((file) => {
-  try {
-    const s = statSync(new URL(file, import.meta.url));
-    return `${s.size}:${s.mtimeMs}`;
-  } catch {
-    return '';
-  }
-});
+const codeStamp = () =>
+  ['./scan.js', './render.js'].map((file) => {
+    try {
+      const s = statSync(new URL(file, import.meta.url));
+      return `${s.size}:${s.mtimeMs}`;
+    } catch {
+      return '';
+    }
+  });
 
 /**
  * The project map: a compact table of contents of the project (a .gitignore-aware file tree within
@@ -57,7 +58,7 @@ export default definePlugin<Options>({
       return `<project-map>\n${note}\n${text}\n</project-map>`;
     };
     const build = (): SystemSection | null => {
-      const cache = new MapCache(kernel.projectRoot, JSON.stringify([scanOptions, maxTokens, CODE]));
+      const cache = new MapCache(kernel.projectRoot, JSON.stringify([scanOptions, maxTokens, codeStamp()]));
       let text = cache.unchanged();
       if (text === undefined) cache.save((text = render(cache)));
       return text === null ? null : { id: 'project-map', part: 'projectMap', text };

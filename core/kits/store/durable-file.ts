@@ -59,14 +59,14 @@ export async function openJsonlAppender(path: string): Promise<JsonlAppender> {
   let closed = false;
   /** The fdatasync under way: close waits for it, so the descriptor is never closed (and reused) under it. */
   let flushing: Promise<void> | undefined;
-  const open = () => {
+  const ensureOpen = () => {
     if (closed) throw Object.assign(new Error(`${path}: the file was closed`), { code: 'EBADF' });
   };
   return {
     path,
     repairedBytes,
     async append(records) {
-      open();
+      ensureOpen();
       if (!records.length) return;
       let text = '';
       for (const record of records) text += JSON.stringify(record) + '\n';
@@ -76,7 +76,7 @@ export async function openJsonlAppender(path: string): Promise<JsonlAppender> {
       unflushed = true;
     },
     async sync() {
-      open();
+      ensureOpen();
       if (!unflushed) return;
       unflushed = false;
       const flush = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
