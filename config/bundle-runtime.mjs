@@ -8,6 +8,8 @@
 //   getter, so a module runs only when first reached, as an ES module would.
 // - tools.cjs holds what a pool thread runs (the worker, the tool modules, the kits), so a thread
 //   compiles and caches none of the main thread's code.
+// - runtime-<plugin>.cjs, the parts, hold what a plugin only imports lazily (config/bundle-parts.mjs):
+//   a run loads and deserializes such code only when it imports it.
 // - Each entry keeps a file of its own name (`/` as `~`: plugins/tools-fs/index.js →
 //   bundle/plugins~tools-fs~index.js), an ES module that re-exports it from runtime.js, which picks
 //   the bundle of the thread: one copy of the kernel per thread whichever entry reached it.
@@ -24,6 +26,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { planParts } from './bundle-parts.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -154,33 +157,43 @@ const PLACEHOLDER = '__assistant_original_import_meta_url__';
 /** Defined by the bundles' banner: the bundle file's URL, and the import() of runtime.js (and the bundle's entries, below). */
 const BUNDLE_URL = '__assistantBundleUrl';
 const IMPORT = '__assistantImport';
+/** Defined by the banner of runtime.cjs and the parts: loads a part and gives one of its modules, as `import()` would. */
+const PART = '__assistantPart';
 
 /**
  * Every `import(...)` that esbuild does not bundle (anything but a relative or bundled package
  * literal) calls IMPORT instead, found on the syntax tree so strings and comments are left alone.
+ * An import of a part's module (`partFiles`: file → its part's bundle file) loads that part instead.
  */
-function routeDynamicImports(source, path) {
+function routeDynamicImports(source, path, partFiles) {
   const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
-  const starts = [];
+  const edits = [];
   const visit = (node) => {
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [specifier] = node.arguments;
-      if (!(specifier && ts.isStringLiteralLike(specifier) && isBundled(specifier.text))) starts.push(node.expression.getStart(file));
+      const literal = specifier && ts.isStringLiteralLike(specifier) ? specifier.text : undefined;
+      const target = literal?.startsWith('.') ? join(dirname(path), literal) : undefined;
+      const part = target && partFiles.get(target);
+      if (part) edits.push({ start: node.getStart(file), end: node.end, text: `${PART}(${JSON.stringify(part)}, ${JSON.stringify(posix(relative(dist, target)))})` });
+      else if (!(literal !== undefined && isBundled(literal))) edits.push({ start: node.expression.getStart(file), end: node.expression.getStart(file) + 'import'.length, text: IMPORT });
     }
     ts.forEachChild(node, visit);
   };
   visit(file);
-  for (const start of starts.sort((a, b) => b - a)) source = `${source.slice(0, start)}${IMPORT}${source.slice(start + 'import'.length)}`;
+  for (const { start, end, text } of edits.sort((a, b) => b.start - a.start)) source = `${source.slice(0, start)}${text}${source.slice(end)}`;
   return source;
 }
 
-/** Rewrites each input for a CommonJS bundle: its `import.meta.url` (expressions only) and its unbundled `import()`s. */
-const commonJsInputs = {
+/**
+ * Rewrites each input for a CommonJS bundle: its `import.meta.url` (expressions only), its unbundled
+ * `import()`s and those of a part's module (`partFiles`, runtime.cjs and the parts only).
+ */
+const commonJsInputs = (partFiles = new Map()) => ({
   name: 'commonjs-inputs',
   setup(bundle) {
     bundle.onLoad({ filter: /\.js$/ }, async ({ path }) => {
       let source = readFileSync(path, 'utf8');
-      if (source.includes('import(')) source = routeDynamicImports(source, path);
+      if (source.includes('import(')) source = routeDynamicImports(source, path, partFiles);
       if (source.includes(PLACEHOLDER)) throw new Error(`bundle-runtime: ${path} already contains ${PLACEHOLDER}`);
       if (source.includes('import.meta.url')) {
         // An unbundled esbuild pass finds the expressions (define works on the syntax tree) and keeps
@@ -202,7 +215,7 @@ const commonJsInputs = {
       return { contents: source, loader: 'js', resolveDir: dirname(path) };
     });
   },
-};
+});
 
 const entries = await entryPaths();
 const ENTRIES_OF_BUNDLE = '__assistantEntries';
@@ -210,26 +223,41 @@ const define = { ASSISTANT_BUNDLE_ENTRIES: JSON.stringify(entries) };
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-// The graph as ES modules (nothing written): each entry's export names, and what each input imports.
-const { metafile: graph } = await build({
-  entryPoints: entries.map((path) => ({ in: join(dist, path), out: path.replace(/\.js$/, '').replaceAll('/', '~') })),
-  outdir: out,
-  write: false,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  define,
-  plugins: [startPathPackages],
-  logLevel: 'warning',
-  metafile: true,
-});
+/** The graph of `entryPoints` as ES modules (nothing written): each entry's export names, and what each input imports. */
+async function esmGraph(entryPoints) {
+  const { metafile } = await build({
+    entryPoints,
+    outdir: out,
+    write: false,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    define,
+    plugins: [startPathPackages],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  return metafile;
+}
+const graph = await esmGraph(entries.map((path) => ({ in: join(dist, path), out: path.replace(/\.js$/, '').replaceAll('/', '~') })));
 const exportsOf = new Map();
 for (const output of Object.values(graph.outputs)) if (output.entryPoint) exportsOf.set(posix(relative(dist, join(root, output.entryPoint))), output.exports);
 const inputs = {};
-for (const [input, { imports }] of Object.entries(graph.inputs))
-  inputs[posix(relative(root, join(root, input)))] = imports.filter((i) => i.kind === 'import-statement').map((i) => (i.external ? i.path : posix(relative(root, join(root, i.path)))));
+const dynamic = {};
+const bytes = {};
+const fromRoot = (path) => posix(relative(root, join(root, path)));
+for (const [input, { imports, bytes: size }] of Object.entries(graph.inputs)) {
+  inputs[fromRoot(input)] = imports.filter((i) => i.kind === 'import-statement').map((i) => (i.external ? i.path : fromRoot(i.path)));
+  dynamic[fromRoot(input)] = imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => fromRoot(i.path));
+  bytes[fromRoot(input)] = size;
+}
+// runtime.cjs without the code only lazily imported: each plugin's such code is a part (config/bundle-parts.mjs).
+const plan = planParts({ inputs, dynamic, bytes, roots: entries.map((path) => `dist/${path}`) });
+const partFile = (name) => `runtime-${name}.cjs`;
+/** Each module a part's code may be imported by (its targets): file → the part's bundle file. */
+const partFiles = new Map([...plan.parts].flatMap(([name, part]) => [...part.targets].map((target) => [join(root, target), partFile(name)])));
 /** Everything an input loads by static imports, itself included. */
 function staticGraph(input, seen = new Set()) {
   if (!seen.has(input)) {
@@ -247,11 +275,17 @@ const toolSide = entries.filter(
   (path) => path === 'core/tools/worker.js' || path.endsWith('.worker.js') || (path.startsWith('core/kits/') && ![...staticGraph(`dist/${path}`)].some(mainThreadOnly)),
 );
 
-/** One CommonJS bundle of `paths`: an object with a getter per entry, requiring it on first use. */
-async function bundleCommonJs(file, paths) {
-  const getters = paths.map((path) => `  get ${JSON.stringify(path)}() { return require(${JSON.stringify(join(dist, path))}); },`);
+/**
+ * One CommonJS bundle: an object with a getter per path of `paths`, requiring it on first use.
+ * runtime.cjs also gives `importModule` (a part's unbundled `import()`) and the modules its parts
+ * import (`exposed`); a part (`main`: the modules runtime.cjs holds) takes those from runtime.cjs.
+ */
+async function bundleCommonJs(file, paths, { parts = new Map(), exposed = [], main } = {}) {
+  const getters = [...paths, ...exposed].map((path) => `  get ${JSON.stringify(path)}() { return require(${JSON.stringify(join(dist, path))}); },`);
+  const own = main ? '' : `  setImport(fn) { ${IMPORT}Fn = fn; },\n  importModule(specifier) { return ${IMPORT}(specifier); },\n`;
+  const importFn = main ? `${IMPORT} = (specifier) => require('./runtime.cjs').importModule(specifier)` : `${IMPORT}Fn, ${IMPORT} = (specifier) => ${IMPORT}Fn(specifier)`;
   const { metafile } = await build({
-    stdin: { contents: `module.exports = {\n  setImport(fn) { ${IMPORT}Fn = fn; },\n${getters.join('\n')}\n};\n`, resolveDir: dist, sourcefile: `${file}-entries.js`, loader: 'js' },
+    stdin: { contents: `module.exports = {\n${own}${getters.join('\n')}\n};\n`, resolveDir: dist, sourcefile: `${file}-entries.js`, loader: 'js' },
     outfile: join(out, file),
     bundle: true,
     format: 'cjs',
@@ -266,21 +300,65 @@ async function bundleCommonJs(file, paths) {
     keepNames: false,
     sourcemap: 'linked',
     define: { ...define, ASSISTANT_BUNDLE_MODULES: ENTRIES_OF_BUNDLE },
-    plugins: [startPathPackages, commonJsInputs],
+    plugins: [...(main ? [mainModules(main)] : []), startPathPackages, commonJsInputs(parts)],
     banner: {
-      js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${IMPORT}Fn, ${IMPORT} = (specifier) => ${IMPORT}Fn(specifier), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
+      js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${importFn}, ${PART} = (file, path) => Promise.resolve().then(() => require('./' + file)[path]), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
     },
     logLevel: 'warning',
     metafile: true,
   });
   const output = Object.entries(metafile.outputs).find(([name]) => name.endsWith('.cjs'))[1];
   return {
-    // Without the generated entry and the vendored packages' stand-ins (namespace `vendored:`).
+    // Without the generated entry, the vendored packages' stand-ins (namespace `vendored:`) and runtime.cjs's modules in a part.
     inputs: Object.keys(output.inputs).filter((input) => !input.endsWith(`${file}-entries.js`) && !input.includes(':')).map((input) => posix(relative(root, join(root, input)))),
     imports: output.imports.map(({ path, kind, external }) => ({ path: external ? path : posix(relative(out, join(root, path))), kind, ...(external ? { external } : {}) })),
   };
 }
-const bundles = { 'runtime.cjs': await bundleCommonJs('runtime.cjs', entries), 'tools.cjs': await bundleCommonJs('tools.cjs', toolSide) };
+
+/** The export names of `paths` (package-relative), read from an ES module build of them. */
+async function exportNames(paths) {
+  if (!paths.length) return new Map();
+  const metafile = await esmGraph(paths.map((path) => join(root, path)));
+  return new Map(Object.values(metafile.outputs).filter((o) => o.entryPoint).map((o) => [fromRoot(o.entryPoint), o.exports]));
+}
+const exposedExports = await exportNames([...plan.exposed]);
+// A part copies the exported values of runtime.cjs's modules when it loads: a binding that changes later would go stale there.
+for (const path of plan.exposed)
+  if (/^export (let|var) /m.test(readFileSync(join(root, path), 'utf8'))) throw new Error(`bundle-runtime: ${path} exports a variable binding, which its importers in a part would see go stale; export a function or an object`);
+
+/**
+ * In a part, a module runtime.cjs holds is that module from runtime.cjs (its getter): one running
+ * copy of the kernel, its classes and state. Named like the module's exports (values when the part
+ * first loads: functions, classes and constants).
+ */
+function mainModules(main) {
+  return {
+    name: 'main-modules',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\./ }, ({ path, resolveDir, namespace }) => {
+        if (namespace === 'main-module') return { path, external: true };
+        const input = posix(relative(root, join(resolveDir, path)));
+        return main.has(input) ? { path: input, namespace: 'main-module' } : undefined;
+      });
+      bundle.onLoad({ filter: /.*/, namespace: 'main-module' }, ({ path }) => {
+        const names = exposedExports.get(path);
+        if (!names) throw new Error(`bundle-runtime: a part imports ${path}, which runtime.cjs does not expose`);
+        const contents = [
+          `const m = require('./runtime.cjs')[${JSON.stringify(posix(relative('dist', path)))}];`,
+          ...names.map((name) => (name === 'default' ? 'export default m.default;' : `export const ${name} = m.${name};`)),
+        ].join('\n');
+        return { contents, loader: 'js', resolveDir: out };
+      });
+    },
+  };
+}
+
+const bundles = {
+  'runtime.cjs': await bundleCommonJs('runtime.cjs', entries, { parts: partFiles, exposed: [...plan.exposed].map((path) => posix(relative('dist', path))).filter((path) => !entries.includes(path)) }),
+  'tools.cjs': await bundleCommonJs('tools.cjs', toolSide),
+};
+for (const [name, part] of plan.parts)
+  bundles[partFile(name)] = await bundleCommonJs(partFile(name), [...part.targets].map((path) => posix(relative('dist', path))), { parts: partFiles, main: plan.main });
 
 // What the CLI and a pool thread turn on before they load their bundle: the code cache, and
 // WebAssembly on V8's baseline compiler (the flag set at the first compile, the cache written first).
@@ -296,7 +374,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  plugins: [commonJsInputs],
+  plugins: [commonJsInputs()],
   banner: { js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
 });
@@ -392,4 +470,4 @@ writeFileSync(join(out, 'shape.json'), JSON.stringify({ bundles, entries: entryS
 // Node finds each module's format in the nearest package.json: one beside the entries ends that
 // walk at the first step.
 writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-console.log(`bundled the runtime: ${entries.length} entries, runtime.cjs (${bundles['runtime.cjs'].inputs.length} inputs) and tools.cjs (${bundles['tools.cjs'].inputs.length} inputs)`);
+console.log(`bundled the runtime: ${entries.length} entries, runtime.cjs (${bundles['runtime.cjs'].inputs.length} inputs), tools.cjs (${bundles['tools.cjs'].inputs.length} inputs) and ${plan.parts.size} parts (${[...plan.parts.keys()].join(', ')})`);

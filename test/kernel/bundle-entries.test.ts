@@ -1,6 +1,7 @@
 // The built CLI imports every built-in plugin, tool module and the pool's worker through runtimeUrl (importRuntime),
 // which maps a file of tsc's tree to its bundle entry by a rule (path with `/` as `~`). A file the
 // bundle lacks would silently load from tsc's tree, a second copy of the kernel beside the bundle's.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,11 +108,50 @@ describe('the runtime bundle', () => {
   });
 
   it('leaves no import() in the CommonJS bundles: code compiled with a code cache cannot import (runtime.js does it)', () => {
-    for (const file of ['runtime.cjs', 'tools.cjs']) {
+    const files = readdirSync(join(dist, 'bundle')).filter((file) => file.endsWith('.cjs') && file.startsWith('r') || file === 'tools.cjs');
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) {
       const calls = dynamicImports(join(dist, 'bundle', file));
       expect(calls, file).toEqual([]);
     }
     const external = dynamicImports(join(dist, 'bundle', 'runtime.js'));
     expect(external).toEqual(['specifier']);
+  });
+
+  it('keeps code that is only imported lazily out of runtime.cjs, in parts that hold each module once', () => {
+    const parts = Object.keys(shape.bundles).filter((file) => /^runtime-.+\.cjs$/.test(file));
+    expect(parts).toContain('runtime-permissions.cjs');
+    expect(parts).toContain('runtime-ui-terminal.cjs');
+    const own = (file: string) => shape.bundles[file]!.inputs.filter((input) => input.startsWith('dist/'));
+    // The permission engine's shell analysis, the terminal app: neither is compiled by a one-shot answer.
+    expect(own('runtime-permissions.cjs')).toContain('dist/plugins/permissions/policy/engine.js');
+    expect(own('runtime-ui-terminal.cjs')).toContain('dist/plugins/ui-terminal/app.js');
+    expect(own('runtime.cjs')).not.toContain('dist/plugins/permissions/policy/engine.js');
+    expect(own('runtime.cjs')).not.toContain('dist/plugins/ui-terminal/app.js');
+    // One copy of each of our modules per thread: a module is in runtime.cjs or in one part.
+    const holders = new Map<string, string[]>();
+    for (const file of ['runtime.cjs', ...parts]) for (const input of own(file)) holders.set(input, [...(holders.get(input) ?? []), file]);
+    expect([...holders].filter(([, files]) => files.length > 1)).toEqual([]);
+    // A part takes runtime.cjs's modules from it, and packages from dist/vendor as runtime.cjs does (no import of tsc's tree).
+    for (const part of parts) expect(shape.bundles[part]!.imports.filter((i) => i.external && i.path.startsWith('.') && !/^(\.\/runtime|\.\.\/vendor\/[\w-]+)\.cjs$/.test(i.path)), part).toEqual([]);
+  });
+
+  it("runs each part's modules beside runtime.cjs, loading nothing from tsc's tree", () => {
+    // In a child: every module of every part runs; what they import from runtime.cjs must resolve there.
+    const script = `
+      const { readdirSync } = require('node:fs');
+      const dir = ${JSON.stringify(join(dist, 'bundle'))};
+      require(dir + '/runtime.cjs').setImport((specifier) => import(specifier));
+      let modules = 0;
+      for (const file of readdirSync(dir).filter((f) => /^runtime-.+\\.cjs$/.test(f))) {
+        const part = require(dir + '/' + file);
+        for (const path of Object.keys(part)) { if (typeof part[path] !== 'object') throw new Error(file + ' ' + path); modules++; }
+      }
+      const loaded = Object.keys(require.cache).filter((f) => f.startsWith(${JSON.stringify(dist)}) && !/\\/(bundle|vendor|schemas)\\//.test(f));
+      console.log(JSON.stringify({ modules, loaded }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } }).trim()) as { modules: number; loaded: string[] };
+    expect(out.modules).toBeGreaterThan(10);
+    expect(out.loaded).toEqual([]);
   });
 });

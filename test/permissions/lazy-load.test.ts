@@ -1,7 +1,8 @@
 // The permission engine (request facts, the shell parser and its specs, rule matching, each layer's
 // module) is imported at the first decision, not at start (issue #18). A child process boots the
 // built CLI's kernel with a module-load hook and reports which modules of plugins/permissions it
-// loaded; a copy of dist/ with an engine file deleted shows that a failed import denies, bypass too.
+// loaded; a copy of dist/ with an engine file deleted (from tsc's tree, or the bundle's part holding
+// the engine) shows that a failed import denies, bypass too.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,24 +88,33 @@ async function report(dist: string): Promise<Report> {
   return JSON.parse(await runNode(['--import', register, join(dir, 'child.mjs'), dist, JSON.stringify(CALLS)], { cwd: root, env })) as Report;
 }
 
-/**
- * A copy of dist/ (beside the repository's node_modules and package.json) with one engine file
- * deleted from tsc's tree, and without the runtime bundle, so the CLI runs tsc's tree: the bundle
- * holds the engine inside runtime.cjs, where it cannot go missing alone.
- */
-function brokenDist(): string {
+/** A copy of dist/ beside the repository's node_modules and package.json. */
+function distCopy(): string {
   const top = tempDir('assistant-broken-dist-');
   cpSync(DIST, join(top, 'dist'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(top, 'package.json'));
   symlinkSync(join(REPO, 'node_modules'), join(top, 'node_modules'), 'dir');
-  rmSync(join(top, 'dist/plugins/permissions/policy/shell/walk.js'));
-  const bundle = join(top, 'dist/bundle');
+  return join(top, 'dist');
+}
+
+/** A copy of dist/ with one engine file deleted from tsc's tree, and without the runtime bundle, so the CLI runs tsc's tree. */
+function brokenTree(): string {
+  const dist = distCopy();
+  rmSync(join(dist, 'plugins/permissions/policy/shell/walk.js'));
+  rmSync(join(dist, 'bundle'), { recursive: true });
+  return dist;
+}
+
+/** A copy of dist/ whose bundle lacks the part holding the engine (dist/bundle/runtime-permissions.cjs): runtime.cjs is whole. */
+function brokenBundle(): string {
+  const dist = distCopy();
+  const bundle = join(dist, 'bundle');
   const holders = readdirSync(bundle)
     .filter((file) => file.endsWith('.map'))
     .filter((map) => (JSON.parse(readFileSync(join(bundle, map), 'utf8')) as { sources: string[] }).sources.some((source) => source.endsWith('/plugins/permissions/policy/shell/walk.ts')));
-  expect(holders, 'the bundle file holding the shell walker').toEqual(['runtime.cjs.map']);
-  rmSync(bundle, { recursive: true });
-  return join(top, 'dist');
+  expect(holders, 'the bundle file holding the shell walker').toEqual(['runtime-permissions.cjs.map']);
+  rmSync(join(bundle, 'runtime-permissions.cjs'));
+  return dist;
 }
 
 describe('the permissions plugin loads its engine at the first decision', () => {
@@ -131,7 +141,7 @@ describe('the permissions plugin loads its engine at the first decision', () => 
   });
 
   it('denies every call with ASSISTANT_PERMISSION_ENGINE_FAILED when the engine cannot be imported, in default and bypass mode', async () => {
-    const r = await report(brokenDist());
+    const r = await report(brokenTree());
     // Start-up never needed the missing file.
     expect(r.atStart.filter((file) => !EAGER.includes(file))).toEqual([]);
     for (const decision of [...r.first, ...r.again]) {
@@ -145,8 +155,13 @@ describe('the permissions plugin loads its engine at the first decision', () => 
 describe('the built CLI with a broken engine', () => {
   const fake = sharedFakeLlm();
 
-  it.each(['bypass', 'default'])('never runs a command in %s mode: the call is denied with the code, and the run goes on', async (mode) => {
-    const bin = join(brokenDist(), 'bin/assistant.cjs');
+  it.each([
+    ['bypass', 'tsc tree', brokenTree],
+    ['default', 'tsc tree', brokenTree],
+    ['bypass', 'bundle', brokenBundle],
+    ['default', 'bundle', brokenBundle],
+  ])('never runs a command in %s mode (engine missing from the %s): the call is denied with the code, and the run goes on', async (mode, _where, broken) => {
+    const bin = join(broken(), 'bin/assistant.cjs');
     fake.script({
       turns: [
         { name: 'touch', when: { userText: 'make it' }, reply: { toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'touch made.txt' } }] } },
