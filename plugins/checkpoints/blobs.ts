@@ -5,7 +5,9 @@ import { AssistantError, type Json, type SessionStore } from '../../core/index.j
 import { CHECKPOINT_ERRORS } from './errors.js';
 import { GEAR } from './gear-table.js';
 
-const deflate = promisify(deflateRaw);
+/** `deflateRaw` as a promise, made on first use: a run that stores no blob never calls into zlib. */
+let deflateAsync: ((data: Uint8Array) => Promise<Buffer>) | undefined;
+
 /**
  * Contents up to this size are deflated on the spot (well under a millisecond): the async path costs
  * a run ~3 ms of CPU more to set up. Larger ones are deflated on libuv's threads, so a big file's
@@ -46,6 +48,23 @@ export function chunkEnds(data: Uint8Array): number[] {
   }
   if (start < data.length || data.length === 0) ends.push(data.length);
   return ends;
+}
+
+/** SHA-256 of no bytes (base64url), written out so that referring to the empty content hashes nothing. */
+const EMPTY_HASH = '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU';
+
+/**
+ * A ref to the empty content that names no chunk: nothing is stored for it, so a prompt with no
+ * messages to keep writes no blob. The writer cuts every content it stores into at least one chunk
+ * (an empty file's is one chunk of no bytes), so a ref with no chunks means this and nothing else.
+ */
+export function emptyRef(): BlobRef {
+  return { hash: EMPTY_HASH, size: 0, chunks: [] };
+}
+
+/** True for a ref of no chunks that is exactly `emptyRef()`: no bytes, the empty content's hash. */
+export function isEmptyRef(ref: BlobRef): boolean {
+  return ref.chunks.length === 0 && ref.size === 0 && ref.hash === EMPTY_HASH;
 }
 
 /** The hash contents and chunks are named by: SHA-256, base64url. */
@@ -89,7 +108,7 @@ export class BlobWriter {
         chunks.push(h);
         if (this.known.has(h)) continue;
         this.known.add(h);
-        const deflated = data.length <= DEFLATE_INLINE_MAX ? deflateRawSync(piece) : await deflate(piece);
+        const deflated = data.length <= DEFLATE_INLINE_MAX ? deflateRawSync(piece) : await (deflateAsync ??= promisify(deflateRaw))(piece);
         fresh.push({ h, z: deflated.toString('base64') });
       }
       refs.push({ hash: contentHash(data), size: data.length, chunks });

@@ -1,7 +1,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { AssistantError, realPath, type Kernel, type Logger, type Message, type SessionEvent, type SessionStore, type ToolCallInfo, type ToolCallPart } from '../../core/index.js';
 import type { SessionState } from '../../core/kits/agent/index.js';
-import { BlobWriter, contentHash } from './blobs.js';
+import { BlobWriter, contentHash, emptyRef } from './blobs.js';
 import { CHECKPOINT_ERRORS } from './errors.js';
 import { projectKey } from './paths.js';
 import { appendIndex, currentEpoch, readTimeline, type IndexRecord } from './records.js';
@@ -128,8 +128,12 @@ export class CheckpointRecorder {
     if (!rec) return;
     const run = rec.flushing.then(async () => {
       if (!rec.pending.length) return;
-      const deltas = await rec.blobs.putAll(rec.pending.map((p) => Buffer.from(JSON.stringify(p.delta))));
-      const records = rec.pending.map((p, i): IndexRecord => ({ k: 'prompt', seq: p.seq, time: p.time, text: p.text, epoch: p.epoch, index: p.index, delta: deltas[i]! }));
+      // A delta of no messages (a new session's first prompt) is the empty ref: a one-shot `-p` run
+      // then hashes nothing, never loads zlib and creates no blob channel.
+      const stored = rec.pending.filter((p) => p.delta.length);
+      const refs = stored.length ? await rec.blobs.putAll(stored.map((p) => Buffer.from(JSON.stringify(p.delta)))) : [];
+      const refOf = new Map(stored.map((p, i) => [p, refs[i]!]));
+      const records = rec.pending.map((p): IndexRecord => ({ k: 'prompt', seq: p.seq, time: p.time, text: p.text, epoch: p.epoch, index: p.index, delta: refOf.get(p) ?? emptyRef() }));
       await appendIndex(rec.store, rec.sessionId, records);
       rec.pending = [];
     });

@@ -1,5 +1,5 @@
 import type { Json, SessionStore } from '../../core/index.js';
-import type { BlobRef } from './blobs.js';
+import { isEmptyRef, type BlobRef } from './blobs.js';
 
 /** The side channel of the checkpoint index: prompts, files saved, writes seen, rewinds. */
 export const INDEX_CHANNEL = 'checkpoints';
@@ -12,7 +12,8 @@ export type IndexRecord =
   /**
    * A prompt began at `index` of the history of `epoch`; `delta` holds the messages since the
    * previous prompt of that epoch (or its start), so the history before any prompt can be rebuilt
-   * without saving it whole each time.
+   * without saving it whole each time. No messages (a new session's first prompt) is `emptyRef()`,
+   * so such a prompt stores no blob; earlier versions stored the content `[]`, which still reads.
    */
   | { k: 'prompt'; seq: number; time: number; text: string; epoch: number; index: number; delta: BlobRef }
   /** The history was replaced (a compaction, a rewind) by `base` (`length` messages): epoch `n` starts. */
@@ -60,17 +61,21 @@ export interface Timeline {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isRef = (v: unknown): v is BlobRef =>
-  isObject(v) && typeof v.hash === 'string' && typeof v.size === 'number' && Array.isArray(v.chunks) && v.chunks.every((c) => typeof c === 'string');
-const hashOrNull = (v: unknown) => v === null || typeof v === 'string';
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isAnyRef = (v: unknown): v is BlobRef =>
+  isObject(v) && typeof v.hash === 'string' && isCount(v.size) && Array.isArray(v.chunks) && v.chunks.every((c) => typeof c === 'string');
+/** A stored content: always at least one chunk (an empty file has one, of no bytes). */
+const isRef = (v: unknown): v is BlobRef => isAnyRef(v) && v.chunks.length > 0;
+/** A prompt's delta: stored JSON (never empty, `[]` at least), or exactly the empty ref for no messages. */
+const isDelta = (v: unknown): v is BlobRef => isAnyRef(v) && (v.chunks.length > 0 ? v.size > 0 : isEmptyRef(v));
+const hashOrNull = (v: unknown) => v === null || typeof v === 'string';
 
 /** True when a stored record has the shape the timeline relies on (the index is user data and may be damaged). */
 export function isIndexRecord(v: unknown): v is IndexRecord {
   if (!isObject(v) || typeof v.seq !== 'number' || !Number.isInteger(v.seq)) return false;
   switch (v.k) {
     case 'prompt':
-      return typeof v.time === 'number' && typeof v.text === 'string' && isCount(v.epoch) && isCount(v.index) && isRef(v.delta);
+      return typeof v.time === 'number' && typeof v.text === 'string' && isCount(v.epoch) && isCount(v.index) && isDelta(v.delta);
     case 'epoch':
       return isCount(v.n) && isCount(v.length) && isRef(v.base);
     case 'file':

@@ -1,5 +1,5 @@
 import { AssistantError, realPath, type Message, type SessionEvent, type SessionStore } from '../../core/index.js';
-import { assemble, BlobWriter, readChunks } from './blobs.js';
+import { assemble, BlobWriter, isEmptyRef, readChunks } from './blobs.js';
 import { CHECKPOINT_ERRORS } from './errors.js';
 import { appendIndex, livePrompts, readTimeline, type IndexRecord, type PromptEntry, type Timeline } from './records.js';
 import { applyCodeRestore, planCodeRestore } from './restore.js';
@@ -108,7 +108,7 @@ function historyBefore(timeline: Timeline, prompt: PromptEntry, chunks: Map<stri
   const what = `the conversation before prompt ${n}`;
   const start = timeline.epochs.get(prompt.epoch);
   const parts = [start ? parseMessages(assemble(start.base, chunks, what)) : []];
-  for (const p of timeline.prompts) if (p.epoch === prompt.epoch && p.seq <= prompt.seq) parts.push(parseMessages(assemble(p.delta, chunks, what)));
+  for (const p of timeline.prompts) if (p.epoch === prompt.epoch && p.seq <= prompt.seq) parts.push(isEmptyRef(p.delta) ? [] : parseMessages(assemble(p.delta, chunks, what)));
   const history = parts.flat();
   if (history.length !== prompt.index || (prompt.epoch > 0 && !start))
     throw new AssistantError(CHECKPOINT_ERRORS.ASSISTANT_CHECKPOINT_CORRUPT, `${what} cannot be rebuilt from the saved checkpoints (${history.length} messages where ${prompt.index} were recorded); nothing was restored`, { plugin: 'checkpoints' });
@@ -116,7 +116,12 @@ function historyBefore(timeline: Timeline, prompt: PromptEntry, chunks: Map<stri
 }
 
 function parseMessages(data: Buffer): Message[] {
-  const value: unknown = JSON.parse(data.toString('utf8'));
+  let value: unknown;
+  try {
+    value = JSON.parse(data.toString('utf8'));
+  } catch {
+    value = undefined; // hashes can match a forged record pointing at other content (a saved file's)
+  }
   if (!Array.isArray(value) || !value.every((m) => typeof m === 'object' && m !== null && typeof (m as Message).role === 'string' && Array.isArray((m as Message).content)))
     throw new AssistantError(CHECKPOINT_ERRORS.ASSISTANT_CHECKPOINT_CORRUPT, 'the saved conversation is not a list of messages; nothing was restored', { plugin: 'checkpoints' });
   return value as Message[];
