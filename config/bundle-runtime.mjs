@@ -149,9 +149,10 @@ const startPathPackages = {
  * Built-in modules whose names are bound lazily in the CommonJS bundles: the module loads when a name
  * is first used, not when a module importing it starts. node:fs/promises (~1.3 ms with its readline
  * and watcher modules) is imported by some twenty modules that a run starts, most of which use it
- * only on paths a one-shot answer never takes.
+ * only on paths a one-shot answer never takes. node:zlib (~1.2 ms) deflates checkpoints' file
+ * contents, which a run without edits never saves.
  */
-const LAZY_BUILTINS = new Set(['node:fs/promises']);
+const LAZY_BUILTINS = new Set(['node:fs/promises', 'node:zlib']);
 
 const PLACEHOLDER = '__assistant_original_import_meta_url__';
 /** Defined by the bundles' banner: the bundle file's URL, and the import() of runtime.js (and the bundle's entries, below). */
