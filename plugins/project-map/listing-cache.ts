@@ -59,9 +59,20 @@ const folderOf = (stamp: string, listing: Listing): CachedFolder => ({ s: stamp,
 const sameListing = (listing: Listing, cached: CachedFolder) => listing.names.join('\0') === cached.n && flags(listing) === cached.d;
 const listingOf = (cached: CachedFolder): Listing => ({ names: cached.n ? cached.n.split('\0') : [], dirs: [...cached.d].map((c) => c === '1') });
 
+/** How many names a folder's joined names hold, counted without splitting them (a start checks thousands). */
+function nameCount(joined: string): number {
+  if (!joined) return 0;
+  let count = 1;
+  for (let at = joined.indexOf('\0'); at !== -1; at = joined.indexOf('\0', at + 1)) count++;
+  return count;
+}
+
+/** Whether one of a folder's joined names is `name`. */
+const hasName = (joined: string, name: string) => `\0${joined}\0`.includes(`\0${name}\0`);
+
 function isCachedFolder(value: unknown): value is CachedFolder {
   const f = value as CachedFolder;
-  return typeof f === 'object' && f !== null && typeof f.s === 'string' && typeof f.n === 'string' && typeof f.d === 'string' && (f.n ? f.n.split('\0').length : 0) === f.d.length;
+  return typeof f === 'object' && f !== null && typeof f.s === 'string' && typeof f.n === 'string' && typeof f.d === 'string' && nameCount(f.n) === f.d.length;
 }
 
 function readCache(file: string, root: string, key: string): CacheFile | undefined {
@@ -113,7 +124,7 @@ export class MapCache {
         if (!listing || !sameListing(listing, folder)) return undefined;
       }
       // Read again whatever it was: unreadable then, it may be a file now.
-      if (folder.n.split('\0').includes('.gitignore') && readGitignore(path) !== cached.ignores[rel]) return undefined;
+      if (hasName(folder.n, '.gitignore') && readGitignore(path) !== cached.ignores[rel]) return undefined;
     }
     return cached.map;
   }
