@@ -16,7 +16,8 @@ export interface WatchRules {
 
 /** The watch rules of `projectRoot` (its root .gitignore; nested ones are not consulted). */
 export function watchRules(projectRoot: string): WatchRules {
-  let rules = load(projectRoot);
+  // Read at the first question (a watch starts with the first cached read): a run that caches nothing never parses it.
+  let rules: Ignore | undefined;
   return {
     ignored(path, isDirectory) {
       if (!isInside(path, projectRoot)) return true;
@@ -25,10 +26,10 @@ export function watchRules(projectRoot: string): WatchRules {
       const parts = rel.split(sep);
       if (parts.some((part) => ALWAYS_IGNORED.has(part))) return true;
       const posix = parts.join('/');
-      return rules.ignores(posix) || (isDirectory !== false && rules.ignores(`${posix}/`));
+      return (rules ??= load(projectRoot)).ignores(posix) || (isDirectory !== false && rules.ignores(`${posix}/`));
     },
     reload() {
-      rules = load(projectRoot);
+      rules = undefined;
     },
   };
 }
