@@ -60,15 +60,19 @@ async function entryPaths() {
  * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
  * bundled, they cost nothing to resolve and share the bundle's code cache.
  * - The ones tool modules use too (picomatch, ignore) go into both bundles.
- * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool) come from
- *   dist/vendor/runtime-deps.cjs (config/bundle-sdks.mjs, built before), which no tool module loads.
+ * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool, the config
+ *   search) come from dist/vendor/*-deps.cjs (config/bundle-sdks.mjs, built before), which no tool
+ *   module loads.
  * Every other package stays external and resolves from the installed node_modules.
  */
 const BUNDLED = new Set(['picomatch', 'ignore']);
-const RUNTIME_DEPS = '../vendor/runtime-deps.cjs';
 const requireHere = createRequire(import.meta.url);
-// The file's own list: its exports are the packages, as getters (listing them runs none).
-const VENDORED = new Set(Object.keys(requireHere(join(dist, 'vendor', 'runtime-deps.cjs'))));
+// Each file's own list: its exports are the packages, as getters (listing them runs none). Package → the file, as the bundle requires it.
+const VENDORED = new Map(
+  readdirSync(join(dist, 'vendor'))
+    .filter((file) => file.endsWith('-deps.cjs'))
+    .flatMap((file) => Object.keys(requireHere(join(dist, 'vendor', file))).map((name) => [name, `../vendor/${file}`])),
+);
 /** Own properties of a function or module object that are no exports. */
 const NOT_EXPORTS = new Set(['length', 'name', 'prototype', 'default', 'caller', 'arguments', '__esModule']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
@@ -122,14 +126,14 @@ const startPathPackages = {
     bundle.onLoad({ filter: /.*/, namespace: 'vendored' }, ({ path }) => {
       const names = Object.getOwnPropertyNames(requireHere(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && !NOT_EXPORTS.has(name));
       const contents = [
-        `const load = () => require(${JSON.stringify(RUNTIME_DEPS)})[${JSON.stringify(path)}];`,
+        `const load = () => require(${JSON.stringify(VENDORED.get(path))})[${JSON.stringify(path)}];`,
         `Object.defineProperty(exports, '__esModule', { value: true });`,
         `Object.defineProperty(exports, 'default', { enumerable: true, get: load });`,
         ...names.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${JSON.stringify(name)}] });`),
       ].join('\n');
       return { contents, loader: 'js' };
     });
-    bundle.onResolve({ filter: /runtime-deps\.cjs$/, namespace: 'vendored' }, ({ path }) => ({ path, external: true }));
+    bundle.onResolve({ filter: /-deps\.cjs$/, namespace: 'vendored' }, ({ path }) => ({ path, external: true }));
     // A lazy built-in: its names are getters that require the module on first use.
     bundle.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => {
       const names = Object.keys(requireHere(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');

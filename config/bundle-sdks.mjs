@@ -76,16 +76,24 @@ const lruCacheLazyClock = replaceLine('lru-cache-lazy-clock', /[\\/]node_modules
   by: 'R.defaultPerf={now:()=>(typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date).now()}',
 });
 
-// The main thread's CommonJS packages, one getter each so that a package runs only when first used
-// (the pool's piscina at the first tool call); bundle-runtime.mjs takes the list from this file.
-// cosmiconfig's own dependencies come with it (its parsers are still required on first use); the
-// TypeScript compiler it requires for a `.ts` config stays the installed package's, never bundled.
-const RUNTIME_DEPS = ['tapable', 'commander', 'resolve.exports', 'lru-cache', 'piscina', 'cosmiconfig'];
-await bundleVendor('runtime-deps.cjs', {
-  stdin: { contents: RUNTIME_DEPS.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
-  plugins: [piscinaWorkerFile, commanderLazyChildProcess, lruCacheLazyClock],
-  external: ['typescript'],
-});
+// The main thread's CommonJS packages, one getter each so that a package runs only when first used;
+// bundle-runtime.mjs takes the lists from these files (`*-deps.cjs`). Those of every run in one
+// file; the pool's piscina (the first tool call) and cosmiconfig (a config that is not JSON) in files
+// of their own: a run reads, and deserializes the code cache of, only the files it loads (~120 of
+// ~210 KB that a one-shot answer never runs). cosmiconfig's own dependencies come with it (its
+// parsers are still required on first use); the TypeScript compiler it requires for a `.ts` config
+// stays the installed package's, never bundled.
+const VENDORED_GROUPS = {
+  'runtime-deps.cjs': ['tapable', 'commander', 'resolve.exports', 'lru-cache'],
+  'pool-deps.cjs': ['piscina'],
+  'config-deps.cjs': ['cosmiconfig'],
+};
+for (const [file, names] of Object.entries(VENDORED_GROUPS))
+  await bundleVendor(file, {
+    stdin: { contents: names.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
+    plugins: [piscinaWorkerFile, commanderLazyChildProcess, lruCacheLazyClock],
+    external: ['typescript'],
+  });
 
 /** One minified CommonJS bundle in dist/vendor. */
 async function bundleVendor(file, options) {

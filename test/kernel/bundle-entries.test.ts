@@ -90,7 +90,7 @@ describe('the runtime bundle', () => {
 
   it("gives the pool threads a bundle of their own, free of the kernel, as the unbundled worker graphs are", () => {
     const workers = ['core/tools/worker.js', 'plugins/tools-fs/read.worker.js', 'plugins/tools-fs/grep.worker.js', 'plugins/tool-bash/bash.worker.js', 'core/kits/tool/index.js'];
-    const mainThread = (input: string) => input === 'dist/core/kernel/kernel.js' || input.includes('node_modules/tapable/') || /^vendored:|runtime-deps/.test(input);
+    const mainThread = (input: string) => input === 'dist/core/kernel/kernel.js' || input.includes('node_modules/tapable/') || /^vendored:|-deps\.cjs$/.test(input);
     for (const worker of workers) {
       expect(shape.entries[worker], worker).toEqual(['runtime.cjs', 'tools.cjs']);
       const graph = [...staticGraph(`dist/${worker}`)];
@@ -100,8 +100,8 @@ describe('the runtime bundle', () => {
     const tools = shape.bundles['tools.cjs']!;
     expect(tools.inputs).toContain('dist/core/tools/worker.js');
     expect(tools.inputs.filter(mainThread)).toEqual([]);
-    // Nor the main thread's CommonJS packages (tapable among them: dist/vendor/runtime-deps.cjs).
-    expect(tools.imports.filter((i) => i.external && /^(ajv|tapable)(\/|$)|runtime-deps/.test(i.path))).toEqual([]);
+    // Nor the main thread's CommonJS packages (tapable among them: dist/vendor/*-deps.cjs).
+    expect(tools.imports.filter((i) => i.external && /^(ajv|tapable)(\/|$)|-deps\.cjs$/.test(i.path))).toEqual([]);
     // The main thread's entries are not in it: a pool thread never compiles the kernel.
     expect(shape.entries['bin/cli.js']).toEqual(['runtime.cjs']);
     expect(shape.entries['core/kits/agent/index.js']).toEqual(['runtime.cjs']);
