@@ -202,7 +202,7 @@ export interface SessionStore {
    * `takeOver`; a dead one (same host, process gone, or lease expired) is replaced.
    */
   acquire(sessionId: string, options?: { takeOver?: boolean }): Promise<SessionLease>;
-  /** Appends records to a side channel of a session; durable when the promise resolves (`durable: false`: written, not flushed, as metrics are). */
+  /** Appends records to a side channel of a session; durable when the promise resolves (`durable: false`: written, never flushed, not even by `close`, as metrics are). */
   appendRecords(sessionId: string, channel: string, records: Json[], options?: { durable?: boolean }): Promise<void>;
   /** Reads a side channel of a session (empty when it has none). */
   readRecords(sessionId: string, channel: string): Promise<Json[]>;
@@ -211,6 +211,6 @@ export interface SessionStore {
    * live surface holds it. Optional: a store without it cannot tell a surface where its session went.
    */
   holder?(sessionId: string): Promise<{ owner: SessionOwner; mine: boolean } | undefined>;
-  /** Flushes, releases leases and closes files or connections. */
+  /** Flushes (all but `durable: false` side-channel records), releases leases and closes files or connections. */
   close(): Promise<void>;
 }

@@ -383,12 +383,10 @@ export function createJsonlStore(root: string, logger: Logger, owner?: SessionOw
     async close() {
       const errors: unknown[] = [];
       for (const w of [...writers.values()]) await serial(w.id, () => closeWriter(w)).catch((e) => errors.push(e));
-      for (const [key, appender] of channels) {
-        await serial(key, async () => {
-          await appender.sync();
-          await appender.close();
-        }).catch((e) => errors.push(e));
-      }
+      // A side channel holds nothing unflushed but records appended with `durable: false` (the others
+      // were flushed before their append resolved): those are the OS's to write back, and a flush here
+      // would only hold up the exit.
+      for (const [key, appender] of channels) await serial(key, () => appender.close()).catch((e) => errors.push(e));
       channels.clear();
       for (const [id, record] of held) await releaseLock(paths.lockFile(id), record.token).catch((e) => errors.push(e));
       held.clear();
