@@ -59,7 +59,9 @@ async function entryPaths() {
 /**
  * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
  * bundled, they cost nothing to resolve and share the bundle's code cache.
- * - The ones tool modules use too (picomatch, ignore) go into both bundles.
+ * - The ones tool modules use too (picomatch, ignore) go into both bundles, each behind a stand-in
+ *   that runs it on first use (a one-shot answer runs neither: ~0.7 ms, and a task's cache of them).
+ *   Imported as the default export only, as the sources do.
  * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool, the config
  *   search) come from dist/vendor/*-deps.cjs (config/bundle-sdks.mjs, built before), which no tool
  *   module loads.
@@ -106,6 +108,7 @@ const startPathPackages = {
     bundle.onResolve({ filter: /^[^./]/ }, ({ path, kind, namespace }) => {
       if (VENDORED.has(path)) return { path, namespace: 'vendored' };
       if (commonJs && LAZY_BUILTINS.has(path) && namespace !== 'lazy-builtin') return { path, namespace: 'lazy-builtin' };
+      if (commonJs && BUNDLED.has(path) && namespace !== 'lazy-package') return { path, namespace: 'lazy-package' };
       if (namespace === 'es-module' || path.startsWith('node:') || !BUNDLED.has(packageName(path))) {
         if (commonJs && namespace !== 'es-module' && kind === 'import-statement' && isEsModule(path)) return { path, namespace: 'es-module' };
         return { external: true };
@@ -134,6 +137,17 @@ const startPathPackages = {
       return { contents, loader: 'js' };
     });
     bundle.onResolve({ filter: /-deps\.cjs$/, namespace: 'vendored' }, ({ path }) => ({ path, external: true }));
+    // A bundled package (picomatch, ignore: a function with properties, imported as the default) as a
+    // stand-in that is both and runs the package on first use: a module importing it starts without it.
+    bundle.onLoad({ filter: /.*/, namespace: 'lazy-package' }, ({ path }) => ({
+      contents: [
+        'let m;',
+        `const load = () => (m ??= require(${JSON.stringify(path)}));`,
+        'export default new Proxy(() => {}, { apply: (_, self, args) => Reflect.apply(load(), self, args), get: (_, key) => Reflect.get(load(), key), has: (_, key) => Reflect.has(load(), key) });',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: dist,
+    }));
     // A lazy built-in: its names are getters that require the module on first use.
     bundle.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => {
       const names = Object.keys(requireHere(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');

@@ -154,4 +154,34 @@ describe('the runtime bundle', () => {
     expect(out.modules).toBeGreaterThan(10);
     expect(out.loaded).toEqual([]);
   });
+
+  it('runs picomatch and ignore through their lazy stand-ins: called as functions, their properties read', () => {
+    // The runtime bundles bind the two packages on first use (a one-shot answer runs neither); the
+    // stand-ins must act as the packages: the secret matcher calls picomatch, Glob reads picomatch.scan
+    // and walks with ignore() rules from a .gitignore.
+    const script = `
+      const { mkdtempSync, mkdirSync, writeFileSync, realpathSync } = require('node:fs');
+      const { join } = require('node:path');
+      const runtime = require(${JSON.stringify(join(dist, 'bundle/runtime.cjs'))});
+      const { createSecretMatcher } = runtime['core/kits/fs/index.js'];
+      const isSecret = createSecretMatcher({ extra: ['*.notes', 'conf/**/plain.txt'], allow: ['.env.example'] });
+      const root = realpathSync(mkdtempSync(join(require('node:os').tmpdir(), 'lazy-packages-')));
+      mkdirSync(join(root, 'src/deep'), { recursive: true });
+      for (const file of ['src/a.ts', 'src/deep/b.ts', 'src/skipped.ts', 'src/c.js']) writeFileSync(join(root, file), '');
+      writeFileSync(join(root, '.gitignore'), 'skipped.ts\\n');
+      const glob = runtime['plugins/tools-fs/glob.worker.js'];
+      glob.run({ tool: 'Glob', callId: 'g', input: { pattern: 'src/**/*.ts' }, projectRoot: root, cwd: root, options: {} }, { signal: new AbortController().signal, trackProcess() {} }).then((result) => {
+        console.log(JSON.stringify({ notes: isSecret('docs/a.notes') ?? null, plain: isSecret('conf/x/plain.txt') ?? null, example: isSecret('.env.example') ?? null, glob: result.content }));
+      });
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } }).trim()) as Record<string, unknown>;
+    expect(out.notes).toContain('permissions.secrets');
+    expect(out.plain).toContain('permissions.secrets');
+    expect(out.example).toBeNull();
+    const listed = JSON.stringify(out.glob);
+    expect(listed).toContain('a.ts');
+    expect(listed).toContain('b.ts');
+    expect(listed).not.toContain('skipped.ts');
+    expect(listed).not.toContain('c.js');
+  });
 });
