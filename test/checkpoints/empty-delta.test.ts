@@ -4,32 +4,21 @@
 // rewind, and forged empty refs are reported damaged. In-process, real JSONL store.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Message } from '@assistant-cli/assistant';
-import { createTestKernel, type TestKernel } from '@assistant-cli/assistant/testing';
+import { describe, expect, it } from 'vitest';
 import { BLOB_CHANNEL, BlobWriter, contentHash, emptyRef } from '../../dist/plugins/checkpoints/blobs.js';
 import { INDEX_CHANNEL, isIndexRecord, readTimeline } from '../../dist/plugins/checkpoints/records.js';
 import { rewind } from '../../dist/plugins/checkpoints/rewind.js';
+import { reply, storedSession, user } from './support.js';
 
-let t: TestKernel | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], meta: { time: 1, origin: 'user' } });
-const reply = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
-
-/** A JSONL-stored session and what `rewind` needs to act on it. */
-async function storedSession(files: Record<string, string> = {}) {
-  t = await createTestKernel({ config: { persistence: { store: 'jsonl' } }, files, mode: 'acceptEdits' });
-  const session = await t.session();
-  const store = t.kernel.store();
-  const target = { store, sessionId: session.info.id, projectRoot: t.projectRoot, record: (e: Parameters<typeof session.record>[0]) => session.record(e) };
-  return { session, store, target };
+/** Prompts, each but the last answered (`done <text>`), then the turn's checkpoint. */
+async function prompts(session: Awaited<ReturnType<typeof storedSession>>['session'], ...texts: string[]): Promise<void> {
+  for (const [i, text] of texts.entries()) {
+    await session.record({ type: 'message', message: user(text) });
+    if (i < texts.length - 1) await session.record({ type: 'message', message: reply(`done ${text}`) });
+  }
+  await session.record({ type: 'checkpoint', reason: 'turn_end' });
 }
 
-/** The folder holding a session's JSONL files. */
 function sessionFolder(id: string): string {
   const walk = (dir: string): string | undefined => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -73,12 +62,7 @@ describe('a prompt with no messages before it', () => {
 
   it('rewinds to before the first prompt, and to later prompts through it', async () => {
     const { session, store, target } = await storedSession();
-    await session.record({ type: 'message', message: user('first') });
-    await session.record({ type: 'message', message: reply('done first') });
-    await session.record({ type: 'message', message: user('second') });
-    await session.record({ type: 'message', message: reply('done second') });
-    await session.record({ type: 'message', message: user('third') });
-    await session.record({ type: 'checkpoint', reason: 'turn_end' });
+    await prompts(session, 'first', 'second', 'third');
     const deltas = (await readTimeline(store, session.info.id)).prompts.map((p) => p.delta.chunks.length);
     expect(deltas).toEqual([0, 1, 1]); // only the first is empty
 
@@ -92,10 +76,7 @@ describe('a prompt with no messages before it', () => {
 
   it('rewinds records of the previous version, whose first delta is a stored `[]`', async () => {
     const { session, store, target } = await storedSession();
-    await session.record({ type: 'message', message: user('first') });
-    await session.record({ type: 'message', message: reply('done first') });
-    await session.record({ type: 'message', message: user('second') });
-    await session.record({ type: 'checkpoint', reason: 'turn_end' });
+    await prompts(session, 'first', 'second');
     const timeline = await readTimeline(store, session.info.id);
     const old = await new BlobWriter(store, session.info.id, timeline.chunks).put(Buffer.from('[]'));
     expect(old).toMatchObject({ size: 2, chunks: [expect.any(String)] });
@@ -128,10 +109,7 @@ describe('forged or damaged empty refs', () => {
 
   it('in a stored index are reported damaged and skipped; an empty delta that does not fit its prompt refuses', async () => {
     const { session, store, target } = await storedSession();
-    await session.record({ type: 'message', message: user('first') });
-    await session.record({ type: 'message', message: reply('done first') });
-    await session.record({ type: 'message', message: user('second') });
-    await session.record({ type: 'checkpoint', reason: 'turn_end' });
+    await prompts(session, 'first', 'second');
     rewriteIndex(session.info.id, (records) => records.map((r) => (r.k === 'prompt' && r.seq === 1 ? { ...r, delta: { hash: empty, size: 40, chunks: [] } } : r)));
     const timeline = await readTimeline(store, session.info.id);
     expect(timeline.warnings).toEqual(['checkpoint record 1 is damaged; skipped']);
@@ -144,10 +122,10 @@ describe('forged or damaged empty refs', () => {
   });
 
   it('a delta pointing at stored content that is not messages (a saved file) refuses as damaged', async () => {
-    const { session, target } = await storedSession({ 'notes.txt': 'not json\n' });
+    const { t, session, target } = await storedSession({ 'notes.txt': 'not json\n' });
     await session.record({ type: 'message', message: user('first') });
-    await t!.callTools([{ name: 'Read', input: { file_path: 'notes.txt' } }]);
-    await t!.callTools([{ name: 'Write', input: { file_path: 'notes.txt', content: 'changed\n' } }]);
+    await t.callTools([{ name: 'Read', input: { file_path: 'notes.txt' } }]);
+    await t.callTools([{ name: 'Write', input: { file_path: 'notes.txt', content: 'changed\n' } }]);
     await session.record({ type: 'message', message: reply('done first') });
     await session.record({ type: 'message', message: user('second') });
     await session.record({ type: 'checkpoint', reason: 'turn_end' });

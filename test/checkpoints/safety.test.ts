@@ -3,24 +3,18 @@
 // compaction, rebuilt from the epoch's start and the prompts' deltas. In-process, real JSONL store.
 import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Message } from '@assistant-cli/assistant';
-import { createTestKernel, type TestKernel } from '@assistant-cli/assistant/testing';
+import { describe, expect, it } from 'vitest';
+import type { TestKernel } from '@assistant-cli/assistant/testing';
 import { tempDir } from '../support/project.js';
 import { rewind } from '../../dist/plugins/checkpoints/rewind.js';
+import { reply, storedSession, user } from './support.js';
 
 let t: TestKernel | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], meta: { time: 1, origin: 'user' } });
-const reply = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
 async function twoPrompts() {
-  t = await createTestKernel({ config: { persistence: { store: 'jsonl' } }, files: { 'src/app.txt': 'original\n' }, mode: 'acceptEdits' });
-  const session = await t.session();
+  const stored = await storedSession({ 'src/app.txt': 'original\n' });
+  const { session, target } = stored;
+  t = stored.t;
   await session.record({ type: 'message', message: user('first') });
   await t.callTools([{ name: 'Read', input: { file_path: 'src/app.txt' } }]);
   await t.callTools([{ name: 'Write', input: { file_path: 'src/app.txt', content: 'changed\n' } }]);
@@ -28,8 +22,6 @@ async function twoPrompts() {
   await session.record({ type: 'message', message: user('second') });
   await t.callTools([{ name: 'Write', input: { file_path: 'src/new.txt', content: 'new\n' } }]);
   await session.record({ type: 'checkpoint', reason: 'turn_end' });
-  const store = t.kernel.store();
-  const target = { store, sessionId: session.info.id, projectRoot: t.projectRoot, record: (e: Parameters<typeof session.record>[0]) => session.record(e) };
   return { session, target };
 }
 
