@@ -341,9 +341,25 @@ async function exportNames(paths) {
   return new Map(Object.values(metafile.outputs).filter((o) => o.entryPoint).map((o) => [fromRoot(o.entryPoint), o.exports]));
 }
 const exposedExports = await exportNames([...plan.exposed]);
-// A part copies the exported values of runtime.cjs's modules when it loads: a binding that changes later would go stale there.
-for (const path of plan.exposed)
-  if (/^export (let|var) /m.test(readFileSync(join(root, path), 'utf8'))) throw new Error(`bundle-runtime: ${path} exports a variable binding, which its importers in a part would see go stale; export a function or an object`);
+/** Whether a module exports a `let` or `var` binding (`export let x`, or `let x; ... export { x }`). */
+function exportsVariable(path) {
+  const file = ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const variables = new Set();
+  for (const statement of file.statements) {
+    if (!ts.isVariableStatement(statement) || statement.declarationList.flags & ts.NodeFlags.Const) continue;
+    if (statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+    for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) variables.add(declaration.name.text);
+  }
+  return file.statements.some(
+    (s) => ts.isExportDeclaration(s) && !s.moduleSpecifier && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => variables.has((e.propertyName ?? e.name).text)),
+  );
+}
+// A part copies the exported values of runtime.cjs's modules when it loads: a binding that changes
+// later would go stale there. Every module of runtime.cjs is checked: a part may reach one through
+// another's re-exports (core/index.js).
+for (const path of plan.main)
+  if (path.startsWith('dist/') && path.endsWith('.js') && exportsVariable(path))
+    throw new Error(`bundle-runtime: ${path} exports a variable binding, which its importers in a part would see go stale; export a function or an object`);
 
 /**
  * In a part, a module runtime.cjs holds is that module from runtime.cjs (its getter): one running
