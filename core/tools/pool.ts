@@ -104,10 +104,7 @@ export class ToolPool {
         this.growth.observe();
       }
     });
-    const result = settled.finally(() => {
-      port1.close();
-      port2.close();
-    });
+    const result = settled.finally(() => [port1, port2].forEach((port) => port.close()));
     if (inline) runTask(call.payload).then((outcome) => call.resolve(outcome.result), call.reject);
     else {
       this.queue.push(call);
@@ -202,7 +199,7 @@ export class ToolPool {
     this.pool ??= import('piscina').then(({ Piscina }) => {
       const maxThreads = this.options.maxThreads ?? defaultMaxThreads();
       const pool = new Piscina({
-        filename: poolEntryUrl(new URL('./worker.js', import.meta.url).href),
+        filename: poolEntryUrl(new URL('./worker-entry.cjs', import.meta.url).href),
         // Threads start only for calls (see canDispatch), none to replace a terminated one while the
         // next call is already waiting; the last idle thread retires too.
         minThreads: 0,

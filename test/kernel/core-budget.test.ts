@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** TypeScript sources under `dir` (root-relative, `/` separators). */
+/** TypeScript sources under `dir` (`.ts`, `.cts`, `.mts`) (root-relative, `/` separators). */
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.[cm]?ts$/.test(f))
     .map((f) => `${dir}/${f.split(sep).join('/')}`);
 }
 

@@ -9,7 +9,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Every TypeScript source under core/, relative to the root, with `/` separators. */
 const CORE_FILES = readdirSync(join(ROOT, 'core'), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts'))
+  .filter((f) => /\.[cm]?ts$/.test(f))
   .map((f) => `core/${f.split(sep).join('/')}`);
 
 /** Static imports and re-exports (`import type` too), dynamic `import('…')`, and `new URL('…', import.meta.url)`. */

@@ -1,8 +1,11 @@
 // A worker tool's thread boots while the model still streams the call (issue #18): the runtime
 // warms the pool on the provider's `tool_call_start`, so the call finds its thread up and its
 // module loaded, and nothing starts a second thread or loads the module twice.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Piscina } from 'piscina';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel } from '../../dist/core/index.js';
 import { ToolPool } from '../../dist/core/tools/pool.js';
@@ -61,6 +64,29 @@ describe('warming the tool pool', () => {
     pool.warm(MARKS);
     await pool.close();
     expect(pool.threads).toBe(0);
+  });
+
+  // piscina loads a thread's entry with require() first, and Node 20 aborts the whole process when
+  // a thread is terminated while require() instantiates an ES module: closing a pool whose warm-up
+  // was still loading brought the CLI down (a CI run, tsc's tree). The entry is CommonJS in both trees.
+  it('starts its threads from a CommonJS entry, and closing it while they load never brings the process down', async () => {
+    const pool = new ToolPool({ maxThreads: 2 });
+    pools.push(pool);
+    pool.warm(MARKS);
+    await pollUntil(() => pool.threads === 1, PATIENT_MS);
+    const created = (pool as unknown as { created: Piscina }).created;
+    expect(created.options.filename).toMatch(/\/dist\/core\/tools\/worker-entry\.cjs$/);
+
+    const script = `const { ToolPool } = await import(${JSON.stringify(new URL('../../dist/core/tools/pool.js', import.meta.url).href)});
+      for (let i = 0; i < 30; i++) {
+        const pool = new ToolPool({ maxThreads: 2 });
+        pool.warm(${JSON.stringify(MARKS)});
+        await new Promise((resolve) => setTimeout(resolve, (i * 7) % 60));
+        await pool.close();
+      }
+      process.stdout.write('closed 30');`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: PATIENT_MS * 2 });
+    expect(stdout).toBe('closed 30');
   });
 
   it('starts on the model announcing a worker tool, not a main-thread tool', async () => {
