@@ -30,6 +30,8 @@ import { planParts } from './bundle-parts.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
+// The compile hook's wrapper, written into each file it compiles (config/compile-cache.ts).
+const { PREWRAP } = await import(pathToFileURL(join(dist, 'config/compile-cache.js')).href);
 const out = join(dist, 'bundle');
 const posix = (path) => path.split(sep).join('/');
 const distImport = (path) => import(pathToFileURL(join(dist, path)).href);
@@ -321,8 +323,9 @@ async function bundleCommonJs(file, paths, { parts = new Map(), exposed = [], ma
     define: { ...define, ASSISTANT_BUNDLE_MODULES: ENTRIES_OF_BUNDLE },
     plugins: [...(main ? [mainModules(main)] : []), startPathPackages, commonJsInputs(parts)],
     banner: {
-      js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${importFn}, ${PART} = (file, path) => Promise.resolve().then(() => require('./' + file)[path]), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
+      js: `${PREWRAP.head}\nvar ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${importFn}, ${PART} = (file, path) => Promise.resolve().then(() => require('./' + file)[path]), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
     },
+    footer: { js: PREWRAP.tail },
     logLevel: 'warning',
     metafile: true,
   });

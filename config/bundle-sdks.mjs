@@ -5,10 +5,12 @@
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'vendor');
+// The compile hook's wrapper, written into each file it compiles (config/compile-cache.ts).
+const { PREWRAP } = await import(pathToFileURL(join(root, 'dist', 'config/compile-cache.js')).href);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -114,6 +116,8 @@ async function bundleVendor(file, options) {
     // tells an SDK's errors apart by their class name.
     minify: true,
     keepNames: true,
+    banner: { js: PREWRAP.head },
+    footer: { js: PREWRAP.tail },
     logLevel: 'warning',
   });
 }
