@@ -78,6 +78,36 @@ const lruCacheLazyClock = replaceLine('lru-cache-lazy-clock', /[\\/]node_modules
   by: 'R.defaultPerf={now:()=>(typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date).now()}',
 });
 
+/**
+ * tapable compiles each hook's generated code with `new Function` on the hook's first call, ~20 of
+ * them in every one-shot answer, with no code cache. Its code factory takes the function from
+ * dist/vendor/hook-calls.cjs (config/record-hook-code.mjs: the code of the CLI's everyday runs,
+ * compiled with the package) when one there has exactly the source `new Function` would make.
+ */
+const tapablePrebuiltHookCode = {
+  name: 'tapable-prebuilt-hook-code',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]node_modules[\\/]tapable[\\/]lib[\\/]HookCodeFactory\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      if (source.split('new Function(').length !== 4) throw new Error(`bundle-sdks: ${path} is no longer as tapable-prebuilt-hook-code expects; update it`);
+      const prebuilt = `
+let prebuiltHookCode;
+/** \`new Function(args, code)\`, or the function of dist/vendor/hook-calls.cjs with exactly its source. */
+function hookFunction(args, code) {
+  if (prebuiltHookCode === undefined)
+    try {
+      prebuiltHookCode = new Map(require(require('node:path').join(__dirname, 'hook-calls.cjs')).map((fn) => [Function.prototype.toString.call(fn), fn]));
+    } catch {
+      prebuiltHookCode = new Map();
+    }
+  return prebuiltHookCode.get(\`function anonymous(\${args}\\n) {\\n\${code}\\n}\`) ?? new Function(args, code);
+}
+`;
+      return { contents: source.replaceAll('new Function(', 'hookFunction(') + prebuilt, loader: 'js' };
+    });
+  },
+};
+
 // The main thread's CommonJS packages, one getter each so that a package runs only when first used;
 // bundle-runtime.mjs takes the lists from these files (`*-deps.cjs`). Those of every run in one
 // file; the pool's piscina (the first tool call) and cosmiconfig (a config that is not JSON) in files
@@ -93,7 +123,7 @@ const VENDORED_GROUPS = {
 for (const [file, names] of Object.entries(VENDORED_GROUPS))
   await bundleVendor(file, {
     stdin: { contents: names.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`).join('\n'), resolveDir: root, loader: 'js' },
-    plugins: [piscinaWorkerFile, commanderLazyChildProcess, lruCacheLazyClock],
+    plugins: [piscinaWorkerFile, commanderLazyChildProcess, lruCacheLazyClock, tapablePrebuiltHookCode],
     external: ['typescript'],
   });
 

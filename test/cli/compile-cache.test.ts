@@ -67,8 +67,8 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const { dir, ask, files } = setup();
     await ask();
     const first = files();
-    // The runtime, the validators, the runtime's CommonJS packages and the SDK bundle; no temporary file left behind.
-    expect(Object.keys(first)).toHaveLength(4);
+    // The runtime, the validators, the runtime's CommonJS packages, the hooks' prebuilt code and the SDK bundle; no temporary file left behind.
+    expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual(['anthropic-sdk.cjs', 'hook-calls.cjs', 'runtime-deps.cjs', 'runtime.cjs', 'validators.cjs']);
     for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-z]+(\.[0-9a-z]+){4}-\d+\.v3\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
@@ -91,7 +91,7 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const first = await read();
     // Three more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread, the
     // pool's piscina (dist/vendor/pool-deps.cjs) and the permission engine's part, which judged the Read.
-    expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual(['anthropic-sdk.cjs', 'pool-deps.cjs', 'runtime-deps.cjs', 'runtime-permissions.cjs', 'runtime.cjs', 'tools.cjs', 'validators.cjs']);
+    expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual(['anthropic-sdk.cjs', 'hook-calls.cjs', 'pool-deps.cjs', 'runtime-deps.cjs', 'runtime-permissions.cjs', 'runtime.cjs', 'tools.cjs', 'validators.cjs']);
     // Saved after the Read ran, so it holds the tool's code, not only the bundle's top level.
     const toolsCache = Object.keys(first).find((name) => name.startsWith('tools.cjs-'))!;
     expect(statSync(join(dir, toolsCache)).size).toBeGreaterThan(1.5 * topLevelCacheSize());
