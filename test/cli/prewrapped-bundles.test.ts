@@ -1,8 +1,10 @@
 // The build writes Node's CommonJS wrapper into every file the Node 20 compile hook compiles, and
 // calls it at the file's end (config/compile-cache.ts, PREWRAP): a plain require runs such a file as
 // before, and the hook compiles the file's own function, a slice of its text, instead of
-// concatenating Node's wrapper to ~0.5 MB of source (that V8 copies whole). A file where anything but
+// concatenating Node's wrapper to ~0.5 MB of source (that V8 copies whole). The hook reads a file
+// that is all ASCII, as the build's are, as one-byte text rather than decoding UTF-8. A file where anything but
 // the source map's comment follows the call goes through Node's wrapper.
+import { isAscii } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -30,11 +32,14 @@ const REPORT = `module.exports = { frames: new Error().stack.split('\\n').filter
 const nodeCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 describe('the pre-wrapped CommonJS files', () => {
-  it('are every file the hook compiles, each opening with the wrapper and calling it at its end', () => {
+  it('are every file the hook compiles, all ASCII, each opening with the wrapper and calling it at its end', () => {
     const files = hookedFiles();
     expect(files).toEqual(expect.arrayContaining(['bundle/runtime.cjs', 'bundle/tools.cjs', 'bundle/runtime-permissions.cjs', 'vendor/anthropic-sdk.cjs', 'vendor/runtime-deps.cjs', 'schemas/validators.cjs']));
     for (const file of files) {
-      const text = readFileSync(join(DIST, file), 'utf8');
+      const bytes = readFileSync(join(DIST, file));
+      // All ASCII: the hook reads them as one-byte text, not decoding UTF-8.
+      expect(isAscii(bytes), file).toBe(true);
+      const text = bytes.toString('latin1');
       expect(text.startsWith(PREWRAP.head), file).toBe(true);
       expect(text.slice(text.lastIndexOf(PREWRAP.tail) + PREWRAP.tail.length), file).toMatch(/^\s*(\/\/# sourceMappingURL=\S+\s*)?$/);
     }
@@ -51,6 +56,8 @@ describe('the pre-wrapped CommonJS files', () => {
       // Code after the call: compiled with Node's wrapper, so it runs too.
       'after.cjs': `${PREWRAP.head}\n${REPORT}${PREWRAP.tail}\nmodule.exports.after = true;\n`,
       'plain.cjs': `${REPORT}\n`,
+      // Read as one-byte text when all ASCII, as UTF-8 otherwise.
+      'utf8.cjs': `${REPORT}\nmodule.exports.text = 'h\u00e9llo \u2192 \u{1F600}';\n`,
     };
     for (const [name, text] of Object.entries(fixtures)) writeFileSync(join(dist, 'fixtures', name), text);
     const script = `const { enableCompileCache } = await import(${JSON.stringify(join(dist, 'config/compile-cache.js'))});
@@ -66,11 +73,12 @@ describe('the pre-wrapped CommonJS files', () => {
       'pre.cjs': { frames: 2, thisIsExports: true, required: 'function' },
       'after.cjs': { frames: 2, thisIsExports: true, required: 'function', after: true },
       'plain.cjs': { frames: 1, thisIsExports: true, required: 'function' },
+      'utf8.cjs': { frames: 1, thisIsExports: true, required: 'function', text: 'h\u00e9llo \u2192 \u{1F600}' },
     });
     const hooked = { ...plain, 'pre.cjs': { ...plain['pre.cjs'], frames: 1 } };
     expect(run()).toEqual(hooked);
     const caches = readdirSync(join(env.XDG_CACHE_HOME!, 'assistant/compile-cache/v8-cjs'));
-    expect(caches.map((name) => name.split('-v')[0]).sort()).toEqual(['after.cjs', 'plain.cjs', 'pre.cjs']);
+    expect(caches.map((name) => name.split('-v')[0]).sort()).toEqual(['after.cjs', 'plain.cjs', 'pre.cjs', 'utf8.cjs']);
     // Again, from the caches written at the first run's exit: the same.
     expect(run()).toEqual(hooked);
     expect(readdirSync(join(env.XDG_CACHE_HOME!, 'assistant/compile-cache/v8-cjs')).sort()).toEqual(caches.sort());
