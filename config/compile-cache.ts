@@ -48,8 +48,14 @@ function wrapperSource(content: string, wrap: (content: string) => string): stri
   return prewrapped ? content.slice(0, call + '\n})'.length) : wrap(content);
 }
 
-/** Bytes before V8's data in a cache file: the writer's count of loaded built-in modules (uint32 LE). */
-const HEADER = 4;
+/**
+ * Bytes before V8's data in a cache file: the writer's count of loaded built-in modules (uint32 LE),
+ * then zeros to 8, so that V8's data starts pointer-aligned: V8 copies misaligned data whole before
+ * reading it (runtime.cjs's ~0.8 MB: ~0.2 ms and ~190 fresh pages per start).
+ */
+const HEADER = 8;
+/** The cache files' suffix: a new layout of the file, a new name. */
+const CACHE_FORMAT = '.v4.bin';
 /** Caches kept per bundle file: the one just written and the newest others (another installed version may still use one). */
 const KEPT_PER_FILE = 3;
 
@@ -104,7 +110,7 @@ function cacheOwnCommonJs(dir: string, atExit: boolean): void {
     // attacker: see the folder). Unreadable times: no cache.
     const stamp = fileStamp(filename);
     if (!stamp) return original.call(this, content, filename, ...rest);
-    const file = join(dir, `${basename(filename)}-${process.version}-${stamp}-${content.length}.v3.bin`);
+    const file = join(dir, `${basename(filename)}-${process.version}-${stamp}-${content.length}${CACHE_FORMAT}`);
     let stored: Buffer | undefined;
     try {
       stored = readFileSync(file);

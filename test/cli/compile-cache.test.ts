@@ -69,7 +69,7 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
     const first = files();
     // The runtime, the validators, the runtime's CommonJS packages, the hooks' prebuilt code and the SDK bundle; no temporary file left behind.
     expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual(['anthropic-sdk.cjs', 'hook-calls.cjs', 'runtime-deps.cjs', 'runtime.cjs', 'validators.cjs']);
-    for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-z]+(\.[0-9a-z]+){4}-\d+\.v3\.bin$/);
+    for (const name of Object.keys(first)) expect(name).toMatch(/^[\w-]+\.cjs-v\d+\.\d+\.\d+-[0-9a-z]+(\.[0-9a-z]+){4}-\d+\.v4\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of Object.keys(first)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     await ask();
