@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,12 +113,11 @@ function cacheOwnCommonJs(dir: string, atExit: boolean): void {
     const file = join(dir, `${basename(filename)}-${process.version}-${stamp}-${content.length}${CACHE_FORMAT}`);
     let stored: Buffer | undefined;
     try {
-      stored = readScratch(file);
+      stored = readFileSync(file);
     } catch {
       // None yet.
     }
     const cachedData = stored && stored.length > HEADER ? stored.subarray(HEADER) : undefined;
-    const writerModules = cachedData ? stored!.readUInt32LE(0) : 0;
     const script = new vm.Script(wrapperSource(content, wrap), { filename, cachedData, importModuleDynamically: loader as never });
     // The main thread checks its caches at exit; a pool thread when its entry calls saveCompileCache.
     if (atExit && !pending.length && !cached.length) process.once('exit', () => writeCaches());
@@ -128,7 +127,7 @@ function cacheOwnCommonJs(dir: string, atExit: boolean): void {
       // The folder is made now, not at exit: a home folder being removed under an exiting run (a
       // test's cleanup) is not made again.
       makeFolder(dir);
-    } else cached.push({ file, family: `${basename(filename)}-`, script, version: 0, writerModules });
+    } else cached.push({ file, family: `${basename(filename)}-`, script, version: 0, writerModules: stored!.readUInt32LE(0) });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, dirname(filename));
   };
@@ -148,38 +147,9 @@ function readOwnAsOneByte(): void {
   if (!extensions || typeof readJs !== 'function' || typeof isAscii !== 'function') return;
   extensions['.js'] = function (module, filename) {
     if (!ownBundle(filename)) return readJs.call(this, module, filename);
-    const bytes = readScratch(filename);
+    const bytes = readFileSync(filename);
     return module._compile(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'), filename);
   };
-}
-
-/**
- * The one buffer the hook reads files into, a file's text and its cache alike: each is used up
- * before the next read (the text copied into a string, the cache consumed while its script
- * compiles). A page of fresh memory costs ~2 µs to first touch on a virtual machine, and a buffer
- * per file touched ~500 new pages a start. Reserved once; pages are touched only as far as the
- * largest file read.
- */
-let scratch: Buffer | undefined;
-const SCRATCH_BYTES = 8 * 1024 * 1024;
-
-/** A file's bytes: in the scratch buffer when they fit (until the next read), else in a buffer of their own. */
-function readScratch(path: string): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > SCRATCH_BYTES) return readFileSync(fd);
-    scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, scratch, read, size - read, read);
-      if (n === 0) break; // shorter than it was a moment ago
-      read += n;
-    }
-    return scratch.subarray(0, read);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The file's device, inode, size and modification and change times (to the microsecond), or undefined when it cannot be read. */
