@@ -9,3 +9,7 @@ import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 export class MessagesClient extends BaseAnthropic {
   messages: Messages = new Messages(this);
 }
+
+// The errors the provider kit tells apart by name (classifySdkError). The SDK names them itself, so
+// its bundle needs no kept class names (test/providers/anthropic-error-names.test.ts).
+export { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
