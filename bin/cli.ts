@@ -46,7 +46,6 @@ export async function main(argv: string[], version: string): Promise<number> {
     .description('A coding agent for the terminal: reads, searches, edits and runs commands to do a task.')
     .version(version, '-V, --version')
     .argument('[prompt...]', 'what to do; starts the interactive prompt when omitted')
-    .helpCommand(true)
     .option('-p, --print', 'answer once without the interactive UI (headless), then exit')
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'acceptEdits', 'plan', 'bypass']))
     .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
@@ -72,6 +71,8 @@ export async function main(argv: string[], version: string): Promise<number> {
   // first word names one, or for help.
   const subcommandWanted = pre.command !== undefined && (pre.command === 'help' || commandNames.includes(pre.command));
   if (subcommandWanted || argv.includes('-h') || argv.includes('--help')) {
+    // `assistant help [command]`; made only here: commander builds its command on every parse (~0.3 ms).
+    program.helpCommand(true);
     registerConfigCommands(program);
     registerTrustCommand(program);
     for (const spec of pluginCommands) addPluginCommand(program, spec, exit);
