@@ -32,17 +32,18 @@ export function setSurface(kind: SurfaceKind, label?: string): void {
   thisSurface = { kind, ...(label ? { label } : {}) };
 }
 
-/** Who is running this process, for "session in use on <surface>" messages: `user@host:tty` or `user@host (pid N)`, and which front end. */
-export function currentOwner(now = Date.now()): SessionOwner {
+/** The process's user, host and terminal, worked out once: the user's name reads /etc/passwd, and a start asks twice (the lock, the lease). */
+let who: { surface: string; host: string } | undefined;
+function whoRuns(): { surface: string; host: string } {
   const host = hostname();
   const tty = ttyName();
-  return {
-    surface: `${userName()}@${host}${tty ? `:${tty}` : ` (pid ${process.pid})`}`,
-    pid: process.pid,
-    host,
-    since: now,
-    ...thisSurface,
-  };
+  return { surface: `${userName()}@${host}${tty ? `:${tty}` : ` (pid ${process.pid})`}`, host };
+}
+
+/** Who is running this process, for "session in use on <surface>" messages: `user@host:tty` or `user@host (pid N)`, and which front end. */
+export function currentOwner(now = Date.now()): SessionOwner {
+  const { surface, host } = (who ??= whoRuns());
+  return { surface, pid: process.pid, host, since: now, ...thisSurface };
 }
 
 /** Text from a lease (another process, maybe another machine, wrote it) made safe to print: no control characters, bounded. */
