@@ -61,9 +61,10 @@ async function entryPaths() {
 /**
  * npm packages every run loads that are CommonJS without dependencies or file lookups of their own:
  * bundled, they cost nothing to resolve and share the bundle's code cache.
- * - The ones tool modules use too (picomatch, ignore) go into both bundles, each behind a stand-in
+ * - The ones tool modules use too (picomatch, ignore) go into tools.cjs, each behind a stand-in
  *   that runs it on first use (a one-shot answer runs neither: ~0.7 ms, and a task's cache of them).
- *   Imported as the default export only, as the sources do.
+ *   Imported as the default export only, as the sources do. The main thread's copy is vendored
+ *   (dist/vendor/match-deps.cjs), with a code cache of its own.
  * - The main thread's own (VENDORED: the CLI's parser, the hooks, the caches, the pool, the config
  *   search) come from dist/vendor/*-deps.cjs (config/bundle-sdks.mjs, built before), which no tool
  *   module loads.
@@ -107,8 +108,10 @@ const startPathPackages = {
   name: 'start-path-packages',
   setup(bundle) {
     const commonJs = bundle.initialOptions.format === 'cjs';
+    // A pool thread loads no dist/vendor file: its bundle holds the packages its tools use.
+    const poolThread = bundle.initialOptions.outfile?.endsWith('tools.cjs');
     bundle.onResolve({ filter: /^[^./]/ }, ({ path, kind, namespace }) => {
-      if (VENDORED.has(path)) return { path, namespace: 'vendored' };
+      if (VENDORED.has(path) && !BUNDLED.has(path)) return { path, namespace: 'vendored' };
       if (commonJs && LAZY_BUILTINS.has(path) && namespace !== 'lazy-builtin') return { path, namespace: 'lazy-builtin' };
       if (commonJs && BUNDLED.has(path) && namespace !== 'lazy-package') return { path, namespace: 'lazy-package' };
       if (namespace === 'es-module' || path.startsWith('node:') || !BUNDLED.has(packageName(path))) {
@@ -139,12 +142,14 @@ const startPathPackages = {
       return { contents, loader: 'js' };
     });
     bundle.onResolve({ filter: /-deps\.cjs$/, namespace: 'vendored' }, ({ path }) => ({ path, external: true }));
+    bundle.onResolve({ filter: /-deps\.cjs$/, namespace: 'lazy-package' }, ({ path }) => ({ path, external: true }));
     // A bundled package (picomatch, ignore: a function with properties, imported as the default) as a
     // stand-in that is both and runs the package on first use: a module importing it starts without it.
+    // The package itself: in tools.cjs, bundled; elsewhere, its getter in dist/vendor.
     bundle.onLoad({ filter: /.*/, namespace: 'lazy-package' }, ({ path }) => ({
       contents: [
         'let m;',
-        `const load = () => (m ??= require(${JSON.stringify(path)}));`,
+        `const load = () => (m ??= ${poolThread || !VENDORED.has(path) ? `require(${JSON.stringify(path)})` : `require(${JSON.stringify(VENDORED.get(path))})[${JSON.stringify(path)}]`});`,
         'export default new Proxy(() => {}, { apply: (_, self, args) => Reflect.apply(load(), self, args), get: (_, key) => Reflect.get(load(), key), has: (_, key) => Reflect.has(load(), key) });',
       ].join('\n'),
       loader: 'js',
@@ -170,9 +175,10 @@ const startPathPackages = {
  * is first used, not when a module importing it starts. node:fs/promises (~1.3 ms with its readline
  * and watcher modules) is imported by some twenty modules that a run starts, most of which use it
  * only on paths a one-shot answer never takes. node:zlib (~1.2 ms) deflates checkpoints' file
- * contents, which a run without edits never saves.
+ * contents, which a run without edits never saves. node:crypto (~1.4 ms beyond the streams it
+ * shares) hashes what a run may never hash: trusted settings, checkpoints, audit records.
  */
-const LAZY_BUILTINS = new Set(['node:fs/promises', 'node:zlib']);
+const LAZY_BUILTINS = new Set(['node:fs/promises', 'node:zlib', 'node:crypto']);
 
 const PLACEHOLDER = '__assistant_original_import_meta_url__';
 /** Defined by the bundles' banner: the bundle file's URL, and the import() of runtime.js (and the bundle's entries, below). */

@@ -114,11 +114,14 @@ function hookFunction(args, code) {
 // of their own: a run reads, and deserializes the code cache of, only the files it loads (~120 of
 // ~210 KB that a one-shot answer never runs). cosmiconfig's own dependencies come with it (its
 // parsers are still required on first use); the TypeScript compiler it requires for a `.ts` config
-// stays the installed package's, never bundled.
+// stays the installed package's, never bundled. The path matchers (picomatch, ignore: permission
+// rules, secret files, ignore rules) run only once a tool is called: in runtime.cjs, a task's code
+// cache of them (~50 KB of source) was deserialized by every later one-shot answer.
 const VENDORED_GROUPS = {
   'runtime-deps.cjs': ['tapable', 'commander', 'resolve.exports', 'lru-cache'],
   'pool-deps.cjs': ['piscina'],
   'config-deps.cjs': ['cosmiconfig'],
+  'match-deps.cjs': ['picomatch', 'ignore'],
 };
 for (const [file, names] of Object.entries(VENDORED_GROUPS))
   await bundleVendor(file, {

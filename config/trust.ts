@@ -101,8 +101,8 @@ export function applyTrust(projectRoot: string, project: ConfigLayer[], below: A
     parts.push({ file: name, code: files[name] });
     ignored.push(`${name} (${what})`);
   }
-  const digest = sha256(stableJson(parts));
   const required = parts.length > 0;
+  const digest = required ? sha256(stableJson(parts)) : '';
   let trusted = !required;
   if (required && options.grant) {
     recordTrust(root, options.env, () => updateTrust(root, (record) => ({ ...record, config: digest }), options.env));

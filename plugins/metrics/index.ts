@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { definePlugin, Stage, type Json, type OriginEvent } from '../../core/index.js';
 import { formatMetrics, type MetricsRegistry } from '../../core/kits/metrics/index.js';
+import { secureRandomUUID } from '../../core/kits/fs/index.js';
 
 interface Options {
   enabled?: boolean;
@@ -93,7 +93,7 @@ export default definePlugin<Options>({
     const inflight = new Map<string, Inflight>();
     const sent: number[] = [];
     const denied = new Set<string>();
-    const run = randomUUID();
+    const run = secureRandomUUID();
     let changed = false;
 
     // The request leaves right after the last providerRequest tap: the best "sent" mark the loop offers.

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { link, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionError, type SessionOwner } from '../../core/index.js';
 import { describeHolder, ownerAlive, processStartTicks, writeFileAtomic, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/kits/store/index.js';
+import { secureRandomUUID } from '../../core/kits/fs/index.js';
 
 /** What a lock file holds: who writes the session, and a token only that writer knows. */
 export interface LockRecord extends SessionOwner {
@@ -44,7 +44,7 @@ function inUse(sessionId: string, holder: LockRecord): SessionError {
  */
 export async function acquireLock(path: string, sessionId: string, owner: SessionOwner, takeOver = false): Promise<LockRecord> {
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const mine: LockRecord = { ...owner, since: Date.now(), token: randomUUID(), startTicks: processStartTicks(owner.pid) };
+  const mine: LockRecord = { ...owner, since: Date.now(), token: secureRandomUUID(), startTicks: processStartTicks(owner.pid) };
   if (takeOver) {
     await writeFileAtomic(path, JSON.stringify(mine));
     return mine;
@@ -77,7 +77,7 @@ export async function acquireLock(path: string, sessionId: string, owner: Sessio
 
 /** Moves a dead holder's lock aside; if a live lock was moved by mistake (a race), puts it back. */
 async function breakStaleLock(path: string, judged: LockRecord | undefined): Promise<void> {
-  const aside = `${path}.stale-${randomUUID()}`;
+  const aside = `${path}.stale-${secureRandomUUID()}`;
   try {
     await rename(path, aside);
   } catch (error) {

@@ -89,9 +89,20 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
       return Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs]));
     };
     const first = await read();
-    // Three more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread, the
-    // pool's piscina (dist/vendor/pool-deps.cjs) and the permission engine's part, which judged the Read.
-    expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual(['anthropic-sdk.cjs', 'hook-calls.cjs', 'pool-deps.cjs', 'runtime-deps.cjs', 'runtime-permissions.cjs', 'runtime.cjs', 'tools.cjs', 'validators.cjs']);
+    // Four more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread, the
+    // pool's piscina (dist/vendor/pool-deps.cjs), the permission engine's part, which judged the Read,
+    // and the path matchers it ran (dist/vendor/match-deps.cjs).
+    expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual([
+      'anthropic-sdk.cjs',
+      'hook-calls.cjs',
+      'match-deps.cjs',
+      'pool-deps.cjs',
+      'runtime-deps.cjs',
+      'runtime-permissions.cjs',
+      'runtime.cjs',
+      'tools.cjs',
+      'validators.cjs',
+    ]);
     // Saved after the Read ran, so it holds the tool's code, not only the bundle's top level.
     const toolsCache = Object.keys(first).find((name) => name.startsWith('tools.cjs-'))!;
     expect(statSync(join(dir, toolsCache)).size).toBeGreaterThan(1.5 * topLevelCacheSize());

@@ -155,6 +155,15 @@ describe('the runtime bundle', () => {
     expect(out.loaded).toEqual([]);
   });
 
+  it("takes the main thread's picomatch and ignore from dist/vendor/match-deps.cjs, and bundles a pool thread's own", () => {
+    // A task's code cache of the path matchers lives in the vendor file's cache: runtime.cjs's, which
+    // every one-shot answer deserializes, holds none of them.
+    const packages = (file: string) => shape.bundles[file]!.inputs.filter((input) => /node_modules\/(picomatch|ignore)\//.test(input));
+    for (const file of Object.keys(shape.bundles).filter((name) => name.startsWith('runtime'))) expect(packages(file), file).toEqual([]);
+    expect(shape.bundles['runtime.cjs']!.imports.map((i) => i.path)).toContain('../vendor/match-deps.cjs');
+    expect(packages('tools.cjs')).toEqual(expect.arrayContaining([expect.stringContaining('node_modules/picomatch/'), expect.stringContaining('node_modules/ignore/')]));
+  });
+
   it('runs picomatch and ignore through their lazy stand-ins: called as functions, their properties read', () => {
     // The runtime bundles bind the two packages on first use (a one-shot answer runs neither); the
     // stand-ins must act as the packages: the secret matcher calls picomatch, Glob reads picomatch.scan

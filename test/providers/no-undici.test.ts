@@ -22,8 +22,8 @@ async function oneShot(provider: 'anthropic' | 'openai', options: { files?: Reco
     ...(provider === 'anthropic' ? { ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' } : { OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'test-key' }),
   });
   const run = await runCli(['--provider', provider, ...(options.args ?? []), '-p', 'hello'], { cwd: makeProject(options.files), env });
-  const { undici, zlib } = JSON.parse(readFileSync(file, 'utf8')) as { undici: boolean; zlib: boolean };
-  return { ...run, undici, zlib };
+  const { undici, zlib, crypto } = JSON.parse(readFileSync(file, 'utf8')) as { undici: boolean; zlib: boolean; crypto: boolean };
+  return { ...run, undici, zlib, crypto };
 }
 
 let fake: FakeLlm;
@@ -40,6 +40,8 @@ describe('provider HTTP without undici', () => {
     expect(run.undici).toBe(false);
     // Nor node:zlib (~1.2 ms): the bundles bind it lazily, and the one prompt's checkpoint stores no content.
     expect(run.zlib).toBe(false);
+    // Nor node:crypto (~1.4 ms): bound lazily too, and nothing a one-shot does needs it.
+    expect(run.crypto).toBe(false);
   });
 
   it.each(['anthropic', 'openai'] as const)('a %s one-shot retries a 429 with retry-after and a reset, still without undici', async (provider) => {

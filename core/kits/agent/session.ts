@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Kernel } from '../../kernel/kernel-types.js';
 import { emptyUsage, type Message } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permission.js';
 import type { SessionEvent, SessionInfo, SessionSnapshot } from '../../types/session.js';
 import { applySessionEvent, danglingToolResults, resumeEvent, titleFromPrompt } from '../store/index.js';
 import { projectHash } from '../../util/paths.js';
+import { secureRandomUUID } from '../fs/index.js';
 import { currentOwner } from '../../util/surface.js';
 import { selectedStoreName } from '../../kernel/session-store.js';
 import type { SessionState } from '../../types/agent.js';
@@ -29,7 +29,7 @@ export interface OpenSessionOptions {
 
 function newInfo(options: OpenSessionOptions, now: number): SessionInfo {
   return {
-    id: randomUUID(),
+    id: secureRandomUUID(),
     projectRoot: options.projectRoot,
     projectHash: projectHash(options.projectRoot),
     createdAt: now,

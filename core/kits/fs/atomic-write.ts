@@ -3,6 +3,7 @@ import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PRIVATE_FILE_MODE } from './private.js';
 import { processAlive } from './process-alive.js';
+import { secureRandomHex } from './secure-random.js';
 
 /** How `writeFileAtomic` replaces a file. */
 export interface AtomicWriteOptions {
@@ -37,10 +38,8 @@ function tempPrefix(path: string): string {
   return `.${basename(path)}${TEMP_MARK}`;
 }
 
-// node:crypto loads with a thread's first write, not with this module: a pool thread that only
-// searches or runs commands never loads it.
 function tempPathFor(path: string): string {
-  return join(dirname(path), `${tempPrefix(path)}${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(path), `${tempPrefix(path)}${process.pid}-${secureRandomHex(6)}.tmp`);
 }
 
 function sweepStaleTemps(path: string): void {

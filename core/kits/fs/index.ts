@@ -10,3 +10,4 @@ export { processAlive } from './process-alive.js';
 export { createSecretMatcher, secretContent, secretOptionsOf, DEFAULT_SECRET_ALLOW, type SecretOptions } from './secret-files.js';
 export { realAddedDirectories, configuredAddedDirectories, addedDirectoriesOf, addDirectoryWhileRunning, directoriesAddedWhileRunning, onDirectoryAdded } from './added-dirs.js';
 export { findOnPath } from './find-on-path.js';
+export { secureRandomBytes, secureRandomHex, secureRandomUUID } from './secure-random.js';
