@@ -212,6 +212,32 @@ function routeDynamicImports(source, path, partFiles) {
 }
 
 /**
+ * Each `readFileSync(new URL('./x.txt', import.meta.url), 'utf8')` (a prompt or a tool's
+ * description beside its module) as the file's text: a start read ~15 such files, each an open, a
+ * stat, a read and a close. Found on the syntax tree; the files stay beside the modules for tsc's tree.
+ */
+function inlineTextFiles(source, path) {
+  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const edits = [];
+  const isImportMetaUrl = (node) => ts.isPropertyAccessExpression(node) && node.name.text === 'url' && ts.isMetaProperty(node.expression) && node.expression.keywordToken === ts.SyntaxKind.ImportKeyword;
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'readFileSync' && node.arguments.length === 2) {
+      const [url, encoding] = node.arguments;
+      if (
+        ts.isNewExpression(url) && ts.isIdentifier(url.expression) && url.expression.text === 'URL' && url.arguments?.length === 2 &&
+        ts.isStringLiteral(url.arguments[0]) && url.arguments[0].text.startsWith('./') && url.arguments[0].text.endsWith('.txt') &&
+        isImportMetaUrl(url.arguments[1]) && ts.isStringLiteral(encoding) && encoding.text === 'utf8'
+      )
+        edits.push({ start: node.getStart(file), end: node.end, text: JSON.stringify(readFileSync(join(dirname(path), url.arguments[0].text), 'utf8')) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  for (const { start, end, text } of edits.sort((a, b) => b.start - a.start)) source = `${source.slice(0, start)}${text}${source.slice(end)}`;
+  return source;
+}
+
+/**
  * Rewrites each input for a CommonJS bundle: its `import.meta.url` (expressions only), its unbundled
  * `import()`s and those of a part's module (`partFiles`, runtime.cjs and the parts only).
  */
@@ -221,6 +247,7 @@ const commonJsInputs = (partFiles = new Map()) => ({
     bundle.onLoad({ filter: /\.js$/ }, async ({ path }) => {
       let source = readFileSync(path, 'utf8');
       if (source.includes('import(')) source = routeDynamicImports(source, path, partFiles);
+      if (source.includes('.txt')) source = inlineTextFiles(source, path);
       if (source.includes(PLACEHOLDER)) throw new Error(`bundle-runtime: ${path} already contains ${PLACEHOLDER}`);
       if (source.includes('import.meta.url')) {
         // An unbundled esbuild pass finds the expressions (define works on the syntax tree) and keeps

@@ -49,7 +49,7 @@ function firstExportedFile(pkgDir: string, targets: string[]): string | undefine
 }
 
 function isFile(path: string): boolean {
-  return existsSync(path) && statSync(path).isFile();
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
 type PackageJson = { name?: string; exports?: Exports | null; main?: string };

@@ -10,8 +10,6 @@ import { memoryConversation, runAgentLoop, type AgentLoopResult, type Conversati
 import { agentMode, DEFAULT_MAX_TURNS, READ_ONLY_TOOLS, type AgentType } from './agent-type.js';
 import { toolMatcher } from './tool-patterns.js';
 
-const text = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8').trim();
-
 /** One sub-agent to run: its type, id and task, and the Task call that starts it. */
 export interface SubAgentRun {
   type: AgentType;
@@ -72,8 +70,8 @@ export async function runSubAgent(kernel: Kernel, run: SubAgentRun): Promise<Sub
     toolFilter: (name) => admits(name) && (!callerFilter || callerFilter(name)),
     system: [
       { id: 'agent', text: type.prompt },
-      ...(mode === 'plan' ? [{ id: 'agent-read-only', text: text('./read-only-note.txt') }] : []),
-      { id: 'agent-report', text: text('./report-instructions.txt') },
+      ...(mode === 'plan' ? [{ id: 'agent-read-only', text: readFileSync(new URL('./read-only-note.txt', import.meta.url), 'utf8').trim() }] : []),
+      { id: 'agent-report', text: readFileSync(new URL('./report-instructions.txt', import.meta.url), 'utf8').trim() },
     ],
     model: type.model && type.model !== 'inherit' ? type.model : caller.model,
   });

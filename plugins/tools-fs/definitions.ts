@@ -9,8 +9,6 @@ type Input = Record<string, unknown>;
 /** The file URL of a worker module beside this file. */
 const worker = (file: string) => new URL(`./${file}`, import.meta.url).href;
 
-/** A tool's description, from the .txt file beside this plugin. */
-const describe = (name: string) => readFileSync(new URL(`./${name}.txt`, import.meta.url), 'utf8').trim();
 
 const path = (description: string) => ({ type: 'string', minLength: 1, maxLength: INPUT_LIMITS.path, description });
 const lines = (description: string) => ({ type: 'integer', minimum: 0, maximum: INPUT_LIMITS.lines, description });
@@ -76,7 +74,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
   return [
     {
       name: 'Read',
-      description: describe('read'),
+      description: readFileSync(new URL('./read.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object(
         {
           file_path: filePath,
@@ -94,7 +92,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
     },
     {
       name: 'Write',
-      description: describe('write'),
+      description: readFileSync(new URL('./write.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object({ file_path: filePath, content: { type: 'string', description: 'The whole new content of the file.' } }, ['file_path', 'content']),
       access: writes('file_path'),
       risk: { category: 'edit' },
@@ -104,7 +102,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
     },
     {
       name: 'Edit',
-      description: describe('edit'),
+      description: readFileSync(new URL('./edit.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object({ file_path: filePath, ...edit }, ['file_path', 'old_string', 'new_string']),
       access: writes('file_path'),
       risk: { category: 'edit' },
@@ -114,7 +112,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
     },
     {
       name: 'MultiEdit',
-      description: describe('multi-edit'),
+      description: readFileSync(new URL('./multi-edit.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object(
         {
           file_path: filePath,
@@ -131,7 +129,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
     },
     {
       name: 'Glob',
-      description: describe('glob'),
+      description: readFileSync(new URL('./glob.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object(
         {
           pattern: { type: 'string', minLength: 1, maxLength: INPUT_LIMITS.pattern, description: 'Glob pattern, e.g. "**/*.ts" or "src/**/test_*.py".' },
@@ -148,7 +146,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
     },
     {
       name: 'Grep',
-      description: describe('grep'),
+      description: readFileSync(new URL('./grep.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object(
         {
           pattern: { type: 'string', minLength: 1, maxLength: INPUT_LIMITS.pattern, description: 'Regular expression to search for.' },
@@ -175,7 +173,7 @@ export function fsTools(grepBackend: string): ToolDefinition<Input>[] {
     },
     {
       name: 'LS',
-      description: describe('ls'),
+      description: readFileSync(new URL('./ls.txt', import.meta.url), 'utf8').trim(),
       inputSchema: object(
         {
           path: path('Folder to list (default: the project root).'),

@@ -164,6 +164,15 @@ describe('the runtime bundle', () => {
     expect(packages('tools.cjs')).toEqual(expect.arrayContaining([expect.stringContaining('node_modules/picomatch/'), expect.stringContaining('node_modules/ignore/')]));
   });
 
+  it('carries the prompts and tool descriptions beside the modules as text: a start opens none of them', () => {
+    const bundles = readdirSync(join(dist, 'bundle')).filter((file) => file.endsWith('.cjs'));
+    for (const file of bundles) expect(readFileSync(join(dist, 'bundle', file), 'latin1'), file).not.toMatch(/new URL\("\.\/[\w-]+\.txt"/);
+    // The text itself (the minifier may write it as a template literal: its first line is compared).
+    const runtime = readFileSync(join(dist, 'bundle/runtime.cjs'), 'utf8');
+    for (const text of ['plugins/tools-fs/read.txt', 'plugins/tool-bash/bash.txt', 'plugins/system-prompt/base-prompt.txt'])
+      expect(runtime).toContain(readFileSync(join(dist, text), 'utf8').split('\n')[0]);
+  });
+
   it('runs picomatch and ignore through their lazy stand-ins: called as functions, their properties read', () => {
     // The runtime bundles bind the two packages on first use (a one-shot answer runs neither); the
     // stand-ins must act as the packages: the secret matcher calls picomatch, Glob reads picomatch.scan
