@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { definePlugin, Stage, type SystemSection } from '../../core/index.js';
 import { gitBranch } from './git-branch.js';
+import { utcDate } from './utc-date.js';
 
 /** The built-in instructions, read on first use (importing a plugin does no I/O). */
 const basePrompt = () => readFileSync(new URL('./base-prompt.txt', import.meta.url), 'utf8').trim();
@@ -35,7 +36,7 @@ export default definePlugin<Options>({
         `Platform: ${process.platform} (${process.arch})`,
         `Shell: ${process.env.SHELL ?? (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh')}`,
         branch ? `Git repository: yes (branch ${branch} at start)` : 'Git repository: no',
-        `Date: ${new Date().toISOString().slice(0, 10)}`,
+        `Date: ${utcDate(Date.now())}`,
       ].join('\n');
       const instructions = [options.instructions ?? basePrompt(), options.append].filter(Boolean).join('\n\n');
       return [
