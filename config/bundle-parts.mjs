@@ -8,21 +8,24 @@
 /** A part smaller than this stays in runtime.cjs: a file of its own costs more to open than its code costs to carry. */
 export const MIN_PART_BYTES = 16 * 1024;
 
+// A plugin's code is its part; config's files (the test kit, the SDK) are each a part.
 const partName = (input) => {
   const [top, name] = input.replace(/^dist\//, '').split('/');
-  return top === 'plugins' ? name : top;
+  return top === 'plugins' ? name : top === 'config' ? name.replace(/\.js$/, '') : top;
 };
 
 /**
  * Plans the split from the ES module graph.
  * - `inputs`: each input's static imports, `dynamic`: its relative `import()` targets (both
  *   package-relative, `dist/...`), `bytes`: each input's size, `roots`: the entries.
+ * - `late`: entries no start loads (the tools' modules, which the main thread runs only for a tool
+ *   call; the test kit and the SDK, for other programs): each is split off as if imported lazily.
  * Returns `main` (what runtime.cjs holds), `parts` (name → its targets and modules; each module in
  * exactly one part, none in main) and `exposed` (main modules a part imports: runtime.cjs gives
  * each a getter, so a part uses the one running copy, never a second).
  * A module two parts reach goes to main, and so does a part below MIN_PART_BYTES.
  */
-export function planParts({ inputs, dynamic, bytes, roots }) {
+export function planParts({ inputs, dynamic, bytes, roots, late = [] }) {
   const kept = new Set(); // lazily imported modules kept in main
   for (;;) {
     const main = closure([...roots, ...kept], inputs);
@@ -31,9 +34,10 @@ export function planParts({ inputs, dynamic, bytes, roots }) {
     let changed = false;
     const pending = [...main];
     const queued = new Set(pending);
-    while (pending.length) {
-      const from = pending.pop();
-      for (const target of dynamic[from] ?? []) {
+    const lateTargets = late.filter((entry) => !kept.has(entry));
+    while (pending.length || lateTargets.length) {
+      const targets = lateTargets.length ? lateTargets.splice(0) : (dynamic[pending.pop()] ?? []);
+      for (const target of targets) {
         if (main.has(target)) continue;
         // A module of a part already is that part's, whichever part's code imports it.
         const name = owner.get(target) ?? partName(target);

@@ -307,8 +307,22 @@ for (const [input, { imports, bytes: size }] of Object.entries(graph.inputs)) {
   dynamic[fromRoot(input)] = imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => fromRoot(i.path));
   bytes[fromRoot(input)] = size;
 }
+/**
+ * Entries no start loads: the tools' modules (the main thread runs one only for a tool call small
+ * enough to run inline), the test kit and the SDK (for other programs). In runtime.cjs they cost every
+ * run their share of the file and of its code cache (~100 KB of ~540 KB); in a part, only the runs that use them.
+ */
+const lateEntry = (path) => (path.endsWith('worker.js') && !isThreadScript(path)) || path === 'config/test-kit.js' || path === 'config/sdk.js';
+/** A thread's own script (it reads its `workerData` as it loads: Grep's scan helpers), which only a thread of its own may run. */
+const isThreadScript = (path) => /\bworkerData\b[^;]*\bfrom 'node:worker_threads'/.test(readFileSync(join(dist, path), 'utf8'));
 // runtime.cjs without the code only lazily imported: each plugin's such code is a part (config/bundle-parts.mjs).
-const plan = planParts({ inputs, dynamic, bytes, roots: entries.map((path) => `dist/${path}`) });
+const plan = planParts({
+  inputs,
+  dynamic,
+  bytes,
+  roots: entries.filter((path) => !lateEntry(path)).map((path) => `dist/${path}`),
+  late: entries.filter(lateEntry).map((path) => `dist/${path}`),
+});
 const partFile = (name) => `runtime-${name}.cjs`;
 /** Each module a part's code may be imported by (its targets): file → the part's bundle file. */
 const partFiles = new Map([...plan.parts].flatMap(([name, part]) => [...part.targets].map((target) => [join(root, target), partFile(name)])));
@@ -335,7 +349,11 @@ const toolSide = entries.filter(
  * import (`exposed`); a part (`main`: the modules runtime.cjs holds) takes those from runtime.cjs.
  */
 async function bundleCommonJs(file, paths, { parts = new Map(), exposed = [], main } = {}) {
-  const getters = [...paths, ...exposed].map((path) => `  get ${JSON.stringify(path)}() { return require(${JSON.stringify(join(dist, path))}); },`);
+  // An entry split off into a part (runtime.cjs only) is that part's: required on first use.
+  const getters = [...paths, ...exposed].map((path) => {
+    const part = main ? undefined : parts.get(join(dist, path));
+    return `  get ${JSON.stringify(path)}() { return ${part ? `${PART}Now(${JSON.stringify(part)}, ${JSON.stringify(path)})` : `require(${JSON.stringify(join(dist, path))})`}; },`;
+  });
   const own = main ? '' : `  setImport(fn) { ${IMPORT}Fn = fn; },\n  importModule(specifier) { return ${IMPORT}(specifier); },\n`;
   const importFn = main ? `${IMPORT} = (specifier) => require('./runtime.cjs').importModule(specifier)` : `${IMPORT}Fn, ${IMPORT} = (specifier) => ${IMPORT}Fn(specifier)`;
   const { metafile } = await build({
@@ -356,7 +374,7 @@ async function bundleCommonJs(file, paths, { parts = new Map(), exposed = [], ma
     define: { ...define, ASSISTANT_BUNDLE_MODULES: ENTRIES_OF_BUNDLE },
     plugins: [...(main ? [mainModules(main)] : []), startPathPackages, commonJsInputs(parts)],
     banner: {
-      js: `${PREWRAP.head}\nvar ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${importFn}, ${PART} = (file, path) => Promise.resolve().then(() => require('./' + file)[path]), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
+      js: `${PREWRAP.head}\nvar ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href, ${importFn}, ${PART}Now = (file, path) => require('./' + file)[path], ${PART} = (file, path) => Promise.resolve().then(() => ${PART}Now(file, path)), ${ENTRIES_OF_BUNDLE} = () => module.exports;`,
     },
     footer: { js: PREWRAP.tail },
     logLevel: 'warning',

@@ -128,6 +128,14 @@ describe('the runtime bundle', () => {
     expect(own('runtime-ui-terminal.cjs')).toContain('dist/plugins/ui-terminal/app.js');
     expect(own('runtime.cjs')).not.toContain('dist/plugins/permissions/policy/engine.js');
     expect(own('runtime.cjs')).not.toContain('dist/plugins/ui-terminal/app.js');
+    // Nor the entries no start loads: the tools' modules (run on the main thread only for a small
+    // call) and the test kit; runtime.cjs's getter for each loads its part.
+    expect(own('runtime-tools-fs.cjs')).toContain('dist/plugins/tools-fs/read.worker.js');
+    expect(own('runtime-test-kit.cjs')).toContain('dist/core/testing/fake-llm/server.js');
+    for (const module of ['dist/plugins/tools-fs/read.worker.js', 'dist/plugins/tools-fs/edit.worker.js', 'dist/config/test-kit.js', 'dist/core/testing/fake-llm/server.js'])
+      expect(own('runtime.cjs'), module).not.toContain(module);
+    // Grep's scan helper is a thread's own script (it reads workerData as it loads): never in a part the main thread runs.
+    expect(parts.filter((file) => own(file).includes('dist/plugins/tools-fs/grep-scan.worker.js'))).toEqual([]);
     // One copy of each of our modules per thread: a module is in runtime.cjs or in one part.
     const holders = new Map<string, string[]>();
     for (const file of ['runtime.cjs', ...parts]) for (const input of own(file)) holders.set(input, [...(holders.get(input) ?? []), file]);
