@@ -1,6 +1,6 @@
 // bin/ only parses flags, loads config, boots the kernel and hands off (issue #16): subcommands with
 // logic come from plugins through the `commands` hook, and the CLI shows and runs them like its own.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -54,6 +54,28 @@ describe('subcommands contributed by plugins', () => {
     const r = await runCli(['--trust-project', 'sessions', 'list'], { cwd: dir, env });
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
+  });
+
+  it('are built only when a word could name one: a headless prompt with spaces builds none', async () => {
+    // The plugin notes each time the commands hook runs; no model is reachable (no key): what matters happens before.
+    const dir = makeProject({
+      'p.mjs': `import { appendFileSync } from 'node:fs';
+        export default { name: 'noter', apply(k) { k.hooks.commands.tap('noter', (r) => { appendFileSync('built.txt', 'x'); r.addCli({ name: 'noted', description: 'noted', action: () => 0 }); }); } };`,
+      '.assistantrc': 'plugins: [./p.mjs]\n',
+    });
+    const built = () => (existsSync(join(dir, 'built.txt')) ? readFileSync(join(dir, 'built.txt'), 'utf8').length : 0);
+    const noKey = { ...env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' };
+    const prompt = await runCli(['--trust-project', '-p', 'two words'], { cwd: dir, env: noKey });
+    expect(prompt.stderr).toContain('ASSISTANT_PROVIDER_NOT_CONFIGURED');
+    expect(built()).toBe(0);
+    // One bare word might be a mistyped subcommand: the commands are built to tell.
+    const typo = await runCli(['--trust-project', '-p', 'notde'], { cwd: dir, env: noKey });
+    expect(typo.stderr).toContain('unknown command "notde"; did you mean "noted"');
+    expect(typo.code).toBe(2);
+    expect(built()).toBe(1);
+    const subcommand = await runCli(['--trust-project', 'noted'], { cwd: dir, env: noKey });
+    expect(subcommand.code, subcommand.stderr).toBe(0);
+    expect(built()).toBe(2);
   });
 
   it('enforce an option the plugin marks required, as a usage error (exit 2)', async () => {

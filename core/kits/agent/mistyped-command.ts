@@ -8,10 +8,11 @@ import { AssistantError } from '../../kernel/errors.js';
  * Sending a typo to the model would cost a request and store a session nobody asked for. Short
  * names allow one edit, so a word like "hello" stays a prompt.
  */
-export function refuseMistypedCommand(words: string[], commands: string[]): void {
+export function refuseMistypedCommand(words: string[], commands: readonly string[] | (() => readonly string[])): void {
   const [first] = words;
   if (first === undefined || words.some((word) => /\s/.test(word) || word === '')) return;
-  const names = [...new Set([...commands, 'help'])];
+  // A list that costs something to make (the plugins' commands) is made only for such a prompt.
+  const names = [...new Set([...(typeof commands === 'function' ? commands() : commands), 'help'])];
   if (names.includes(first)) return;
   const matches = names.filter((name) => typoDistance(first, name) <= (name.length >= 7 ? 2 : 1));
   if (!matches.length) return;
