@@ -1,5 +1,6 @@
 // kits/fs secure random ids: read from the kernel's random device (so a start need not load
 // node:crypto), falling back to node:crypto when the device is missing or is not a device.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,10 +45,20 @@ describe('secure random ids', () => {
     expect(fromMissing.equals(readKernelRandom(32, join(tempDir(), 'no-such-device')))).toBe(false);
   });
 
-  it.skipIf(process.platform === 'win32')('reads the kernel device where there is one', () => {
+  it.skipIf(process.platform !== 'linux')('never reads another character device put in its place (/dev/zero, /dev/null)', () => {
+    const zeros = readKernelRandom(64, '/dev/zero');
+    expect(zeros.equals(Buffer.alloc(64))).toBe(false);
+    expect(readKernelRandom(64, '/dev/null')).toHaveLength(64);
+  });
+
+  it.skipIf(process.platform !== 'linux')('reads the kernel device where there is one, without loading node:crypto', () => {
     const a = readKernelRandom(32);
     const b = readKernelRandom(32);
     expect(a).toHaveLength(32);
     expect(a.equals(b)).toBe(false);
+    // In a fresh process: the device answered, so the fallback never loaded node:crypto.
+    const module = new URL('../../dist/core/kits/fs/secure-random.js', import.meta.url).href;
+    const script = `const { secureRandomUUID } = await import(${JSON.stringify(module)}); secureRandomUUID(); console.log(process.moduleLoadList.includes('NativeModule crypto'));`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()).toBe('false');
   });
 });

@@ -2,9 +2,11 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 // Random ids (sessions, lock tokens, temporary names) straight from the kernel's generator: a run
 // that needs nothing else of node:crypto then never loads it (~1.4 ms of a start). Where the device
-// is missing or is not a character device (a container without /dev, a planted file), node:crypto
-// gives them: never a weaker source.
+// is missing or is not the kernel's generator (a container without /dev, a planted file, /dev/zero
+// mounted in its place), node:crypto gives them: never a weaker source.
 const DEVICE = '/dev/urandom';
+/** Linux's generators, as device numbers (character 1:8 /dev/random, 1:9 /dev/urandom). */
+const LINUX_GENERATORS = new Set([(1 << 8) | 8, (1 << 8) | 9]);
 /** Bytes read ahead, so a start's handful of ids costs one read. */
 const POOL_BYTES = 256;
 
@@ -16,7 +18,8 @@ export function readKernelRandom(size: number, device = DEVICE): Buffer {
   let fd: number | undefined;
   try {
     fd = openSync(device, 'r');
-    if (!fstatSync(fd).isCharacterDevice()) throw new Error(`${device} is not a character device`);
+    const stats = fstatSync(fd);
+    if (!stats.isCharacterDevice() || (process.platform === 'linux' && !LINUX_GENERATORS.has(stats.rdev))) throw new Error(`${device} is not the kernel's generator`);
     const bytes = Buffer.allocUnsafe(size);
     for (let got = 0; got < size; ) {
       const read = readSync(fd, bytes, got, size - got, null);
