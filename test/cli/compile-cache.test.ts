@@ -89,9 +89,10 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
       return Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs]));
     };
     const first = await read();
-    // Four more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread, the
+    // Five more than a run without tools: dist/bundle/tools.cjs, compiled in the pool thread, the
     // pool's piscina (dist/vendor/pool-deps.cjs), the permission engine's part, which judged the Read,
-    // and the path matchers it ran (dist/vendor/match-deps.cjs).
+    // the path matchers it ran (dist/vendor/match-deps.cjs) and the Read's input validator
+    // (dist/schemas/validators-more.cjs: a start validates only the config and the permission options for real).
     expect(Object.keys(first).map((name) => name.split('-v')[0]).sort()).toEqual([
       'anthropic-sdk.cjs',
       'hook-calls.cjs',
@@ -101,6 +102,7 @@ describe.skipIf(nodeCompileCache)('the code cache of the CommonJS bundles (Node 
       'runtime-permissions.cjs',
       'runtime.cjs',
       'tools.cjs',
+      'validators-more.cjs',
       'validators.cjs',
     ]);
     // Saved after the Read ran, so it holds the tool's code, not only the bundle's top level.

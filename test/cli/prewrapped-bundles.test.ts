@@ -23,6 +23,7 @@ function hookedFiles(): string[] {
     ...readdirSync(join(DIST, 'bundle')).filter((name) => name.endsWith('.cjs') && !starts.has(name)).map((name) => `bundle/${name}`),
     ...readdirSync(join(DIST, 'vendor')).filter((name) => name.endsWith('.cjs')).map((name) => `vendor/${name}`),
     'schemas/validators.cjs',
+    'schemas/validators-more.cjs',
   ];
 }
 
