@@ -49,7 +49,11 @@ function firstExportedFile(pkgDir: string, targets: string[]): string | undefine
 }
 
 function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false; // a file on the way (ENOTDIR) or no access: nothing to load there, as existsSync says
+  }
 }
 
 type PackageJson = { name?: string; exports?: Exports | null; main?: string };

@@ -75,6 +75,13 @@ describe('plugin loading', () => {
     expect((error as Error).message).toContain(join(dir, '.assistantrc'));
   });
 
+  it('reports a plugin path through a file (ENOTDIR) as not found, with the spec, not as a bare file-system error', async () => {
+    const dir = makeProject({ 'p.mjs': 'export default { name: "p", apply() {} };\n', '.assistantrc': 'plugins: [./p.mjs/inner.mjs]\n' });
+    const error = await boot(dir).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ASSISTANT_PLUGIN_NOT_FOUND' });
+    expect((error as Error).message).toContain('./p.mjs/inner.mjs');
+  });
+
   it('rejects a module that is not a plugin, and one that throws on import', async () => {
     const notPlugin = makeProject({ 'p.mjs': 'export default { hello: 1 };\n', '.assistantrc': 'plugins: [./p.mjs]\n' });
     await expect(boot(notPlugin)).rejects.toMatchObject({ code: 'ASSISTANT_PLUGIN_INVALID' });
